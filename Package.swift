@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+  name: "CanaryTrap",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+  products: [
+    .library(name: "CanaryTrap", targets: ["CanaryTrap"]),
+    .library(name: "CanaryTrapTesting", targets: ["CanaryTrapTesting"]),
+    .library(name: "CanaryTrapExamples", targets: ["CanaryTrapExamples"]),
+    .executable(name: "canary", targets: ["canary"]),
+  ],
+  targets: [
+    .target(name: "CanaryTrap", swiftSettings: strictSwift),
+    .target(name: "CanaryTrapTesting", dependencies: ["CanaryTrap"], swiftSettings: strictSwift),
+    .target(name: "CanaryTrapExamples", dependencies: ["CanaryTrap"], swiftSettings: strictSwift),
+    .target(
+      name: "CanaryCLI", dependencies: ["CanaryTrap", "CanaryTrapExamples"], swiftSettings: strictSwift),
+    .executableTarget(name: "canary", dependencies: ["CanaryCLI"], swiftSettings: strictSwift),
+    .testTarget(name: "CanaryTrapTests", dependencies: ["CanaryTrap"], swiftSettings: strictSwift),
+    .testTarget(
+      name: "CanaryTrapTestingTests", dependencies: ["CanaryTrapTesting"], swiftSettings: strictSwift),
+    .testTarget(
+      name: "CanaryTrapExamplesTests", dependencies: ["CanaryTrapExamples", "CanaryTrapTesting"],
+      swiftSettings: strictSwift),
+    .testTarget(name: "CanaryCLITests", dependencies: ["CanaryCLI"], swiftSettings: strictSwift),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Mints random canary values of every shape from the system's cryptographic random source.
+///
+/// Every value starts with ``prefix`` (or its digit or hex equivalent) so a person who sees one
+/// in a log knows what it is, and carries at least 100 random bits so none matches by chance.
+public struct CanaryGenerator: Sendable {
+  /// The prefix of tokens, emails, passwords and JWT subjects.
+  public static let prefix = "cnry"
+  /// The first group of every canary UUID (hex for "canary").
+  public static let uuidPrefix = "ca4a"
+  /// The leading digits of every numeric canary.
+  public static let numberPrefix = "9"
+
+  /// Lowercase letters and digits without look-alikes: 32 symbols, so 5 bits each.
+  private static let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789".utf8) + [UInt8(ascii: "0")]
+  /// Symbols a password carries so that URLs, forms and JSON must encode it.
+  private static let passwordSymbols = Array("+&=/ %?#!@$".utf8)
+
+  /// Creates a generator; all generators share the system's random source.
+  public init() {}
+
+  /// Mints a fresh value of `shape`.
+  public func makeValue(_ shape: CanaryShape) -> String {
+    switch shape {
+    case .token: Self.prefix + randomSymbols(26)
+    case .email: Self.prefix + randomSymbols(22) + "@example.invalid"
+    case .uuid: makeUUID()
+    case .number: Self.numberPrefix + randomDigits(33)
+    case .jwt: makeJWT()
+    case .password: makePassword()
+    }
+  }
+
+  /// `count` symbols from the 32-letter alphabet: 5 random bits each.
+  func randomSymbols(_ count: Int) -> String {
+    var generator = SystemRandomNumberGenerator()
+    let bytes = (0..<count).map { _ in Self.alphabet[Int(generator.next(upperBound: UInt8(32)))] }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `count` decimal digits: about 3.3 random bits each.
+  private func randomDigits(_ count: Int) -> String {
+    var generator = SystemRandomNumberGenerator()
+    let digits = (0..<count).map { _ in UInt8(ascii: "0") + generator.next(upperBound: UInt8(10)) }
+    return String(decoding: digits, as: UTF8.self)
+  }
+
+  /// A version-4 UUID whose first 16 bits spell the canary prefix: 106 random bits remain.
+  private func makeUUID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    bytes[0] = 0xCA
+    bytes[1] = 0x4A
+    bytes[6] = (bytes[6] & 0x0F) | 0x40
+    bytes[8] = (bytes[8] & 0x3F) | 0x80
+    let uuid = UUID(
+      uuid: (
+        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+      ))
+    return uuid.uuidString.lowercased()
+  }
+
+  /// A password with symbols between two runs of random letters: 110 random bits.
+  private func makePassword() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let symbols = (0..<4).map { _ in Self.passwordSymbols.randomElement(using: &generator)! }
+    return Self.prefix + randomSymbols(12) + String(decoding: symbols, as: UTF8.self)
+      + randomSymbols(10) + "P!"
+  }
+
+  /// A JWT whose payload's `sub` is a fresh opaque token and whose signature is random bytes.
+  private func makeJWT() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let header = #"{"alg":"HS256","typ":"JWT"}"#
+    let payload = #"{"sub":"\#(makeValue(.token))","iat":1700000000}"#
+    let signature = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    return [Data(header.utf8), Data(payload.utf8), signature]
+      .map(Self.base64URL)
+      .joined(separator: ".")
+  }
+
+  /// Base64url without padding, as JWTs use.
+  static func base64URL(_ data: Data) -> String {
+    data.base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+}

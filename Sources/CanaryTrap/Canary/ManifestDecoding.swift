@@ -1,0 +1,88 @@
+import Foundation
+
+/// Turns manifest JSON into a ``CanaryManifest`` and back, naming the exact field at fault.
+enum ManifestDecoding {
+  static func decode(_ data: Data) throws -> CanaryManifest {
+    let root: JSONValue
+    do {
+      root = try JSONDecoder().decode(JSONValue.self, from: data)
+    } catch {
+      throw ManifestError.invalidJSON(reason: describe(error))
+    }
+    guard case .object(var fields) = root else {
+      throw ManifestError.invalidJSON(reason: "the top level must be an object")
+    }
+    let version = try readVersion(fields.removeValue(forKey: "version"))
+    guard case .array(let entries)? = fields.removeValue(forKey: "canaries") else {
+      throw ManifestError.invalidField(path: "canaries", expected: "an array of canaries")
+    }
+    let canaries = try entries.enumerated().map { index, entry in try readCanary(entry, index: index) }
+    return CanaryManifest(canaries: canaries, version: version, extraFields: fields)
+  }
+
+  private static func readVersion(_ value: JSONValue?) throws -> Int {
+    guard let value else { return CanaryManifest.currentVersion }
+    guard case .number(let number) = value, let version = Int(exactly: number) else {
+      throw ManifestError.invalidField(path: "version", expected: "an integer")
+    }
+    guard version == CanaryManifest.currentVersion else {
+      throw ManifestError.unsupportedVersion(version)
+    }
+    return version
+  }
+
+  private static func readCanary(_ entry: JSONValue, index: Int) throws -> Canary {
+    guard case .object(var fields) = entry else {
+      throw ManifestError.invalidField(path: "canaries[\(index)]", expected: "an object")
+    }
+    guard case .string(let value)? = fields.removeValue(forKey: "value") else {
+      throw ManifestError.invalidField(path: "canaries[\(index)].value", expected: "a string")
+    }
+    guard case .string(let location)? = fields.removeValue(forKey: "location") else {
+      throw ManifestError.invalidField(path: "canaries[\(index)].location", expected: "a string")
+    }
+    var shape: CanaryShape?
+    if case .string(let name)? = fields["shape"], let known = CanaryShape(rawValue: name) {
+      shape = known
+      fields.removeValue(forKey: "shape")
+    }
+    let canary = Canary(
+      value: value, location: CanaryLocation(location), shape: shape, extraFields: fields)
+    try CanaryManifest.validate(canary, at: index)
+    return canary
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    if case DecodingError.dataCorrupted(let context) = error {
+      let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey]
+      return (underlying as? String) ?? context.debugDescription
+    }
+    return String(describing: error)
+  }
+
+  /// The manifest as an encodable document with unknown fields merged back in.
+  struct Document: Encodable {
+    let manifest: CanaryManifest
+
+    init(_ manifest: CanaryManifest) { self.manifest = manifest }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: AnyCodingKey.self)
+      for (key, value) in manifest.extraFields { try container.encode(value, forKey: AnyCodingKey(key)) }
+      try container.encode(manifest.version, forKey: AnyCodingKey("version"))
+      try container.encode(manifest.canaries.map(Entry.init), forKey: AnyCodingKey("canaries"))
+    }
+  }
+
+  struct Entry: Encodable {
+    let canary: Canary
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: AnyCodingKey.self)
+      for (key, value) in canary.extraFields { try container.encode(value, forKey: AnyCodingKey(key)) }
+      try container.encode(canary.value, forKey: AnyCodingKey("value"))
+      try container.encode(canary.location.description, forKey: AnyCodingKey("location"))
+      if let shape = canary.shape { try container.encode(shape.rawValue, forKey: AnyCodingKey("shape")) }
+    }
+  }
+}

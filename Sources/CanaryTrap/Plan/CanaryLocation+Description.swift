@@ -1,0 +1,66 @@
+extension CanaryLocation: CustomStringConvertible, LosslessStringConvertible {
+  /// The stable string form used in manifests and reports.
+  public var description: String {
+    switch self {
+    case .requestURL(let part): "request.url.\(part)"
+    case .requestHeader(let name): "request.header[\(escape(name))]"
+    case .requestCookie(let name): "request.cookie[\(escape(name))]"
+    case .requestBody(let part): "request.body.\(part)"
+    case .responseHeader(let name): "response.header[\(escape(name))]"
+    case .responseCookie(let name): "response.cookie[\(escape(name))]"
+    case .responseBody(let part): "response.body.\(part)"
+    case .redirect(let hop, let part): "redirect[\(hop)].location.\(part)"
+    case .finalURL(let part): "final.url.\(part)"
+    case .custom(let text): text
+    }
+  }
+
+  /// Parses a location's string form; a string that names no known location becomes ``custom(_:)``.
+  public init(_ description: String) {
+    var reader = LocationReader(description)
+    if let parsed = reader.readLocation(), reader.isAtEnd, parsed.description == description {
+      self = parsed
+    } else {
+      self = .custom(description)
+    }
+  }
+}
+
+extension CanaryLocation.URLPart: CustomStringConvertible {
+  /// The stable string form, such as `query[sig]`.
+  public var description: String {
+    switch self {
+    case .user: "user"
+    case .password: "password"
+    case .path(let index): "path[\(index)]"
+    case .pathParameter(let name): "pathParam[\(escape(name))]"
+    case .query(let name): "query[\(escape(name))]"
+    case .fragment: "fragment"
+    }
+  }
+}
+
+extension CanaryLocation.BodyPart: CustomStringConvertible {
+  /// The stable string form, such as `multipart[avatar].filename`.
+  public var description: String {
+    switch self {
+    case .json(let path): "json[\(escape(path))]"
+    case .form(let name): "form[\(escape(name))]"
+    case .multipartField(let name): "multipart[\(escape(name))]"
+    case .multipartFile(let name): "multipart[\(escape(name))].file"
+    case .multipartFilename(let name): "multipart[\(escape(name))].filename"
+    case .text: "text"
+    case .xml(let path): "xml[\(escape(path))]"
+    }
+  }
+}
+
+/// Escapes `\` and `]` so that a name can sit between brackets.
+private func escape(_ name: String) -> String {
+  var result = ""
+  for scalar in name.unicodeScalars {
+    if scalar == "\\" || scalar == "]" { result.unicodeScalars.append("\\") }
+    result.unicodeScalars.append(scalar)
+  }
+  return result
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+extension LeakReport {
+  /// The report as the JSON document DESIGN.md fixes: `clean`, `leaks` and `sources`, plus
+  /// `verdict`, `title`, `undelivered` and `errors`.
+  public func jsonData(prettyPrinted: Bool = true) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting =
+      prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
+    return try encoder.encode(JSONReportDocument(self))
+  }
+}
+
+/// The encodable shape of the JSON report.
+struct JSONReportDocument: Encodable {
+  struct CanaryRef: Encodable {
+    let value: String
+    let location: String
+    let shape: String?
+
+    init(_ canary: Canary) {
+      value = canary.value
+      location = canary.location.description
+      shape = canary.shape?.rawValue
+    }
+  }
+
+  struct Leak: Encodable {
+    let canary: CanaryRef
+    let encoding: String
+    let source: String
+    let line: Int
+    let column: Int
+    let offset: Int
+    let excerpt: String
+  }
+
+  struct Source: Encodable {
+    let name: String
+    let bytes: Int
+    let status: String
+    let reason: String?
+  }
+
+  struct Undelivered: Encodable {
+    let canary: CanaryRef
+    let reason: String
+  }
+
+  let clean: Bool
+  let verdict: String
+  let title: String
+  let leaks: [Leak]
+  let sources: [Source]
+  let undelivered: [Undelivered]
+  let errors: [String]
+
+  init(_ report: LeakReport) {
+    clean = report.isClean
+    verdict = report.verdict.rawValue
+    title = report.title
+    leaks = report.findings.map {
+      Leak(
+        canary: CanaryRef($0.canary), encoding: $0.encoding, source: $0.source, line: $0.line,
+        column: $0.column, offset: $0.offset, excerpt: $0.excerpt)
+    }
+    sources = report.sources.map { source in
+      switch source.status {
+      case .heard: Source(name: source.name, bytes: source.bytes, status: "heard", reason: nil)
+      case .silent(let reason):
+        Source(name: source.name, bytes: source.bytes, status: "silent", reason: reason)
+      case .failed(let reason):
+        Source(name: source.name, bytes: source.bytes, status: "failed", reason: reason)
+      }
+    }
+    undelivered = report.undelivered.map { delivery in
+      guard case .undelivered(let reason) = delivery.status else { fatalError("filtered above") }
+      return Undelivered(canary: CanaryRef(delivery.canary), reason: reason)
+    }
+    errors = report.errors
+  }
+}

@@ -1,0 +1,81 @@
+/// The outcome of one run: which canaries leaked where, which were delivered, and which sinks
+/// were looked at.
+///
+/// A report is *clean* only when nothing leaked, every planted canary is proven delivered, and
+/// every source heard the run; otherwise it is *leaky* or *inconclusive*.
+public struct LeakReport: Sendable, Hashable {
+  /// What produced the report: a test's name, `canary scan`, a demo example.
+  public var title: String
+  /// Every canary searched for.
+  public var canaries: [Canary]
+  /// Every match, in source order.
+  public var findings: [LeakFinding]
+  /// Every sink or file scanned.
+  public var sources: [ScannedSource]
+  /// Delivery proof for each planted canary; empty when the run did not check delivery.
+  public var deliveries: [CanaryDelivery]
+  /// Problems that make the run inconclusive beyond delivery and silent sinks, such as a
+  /// transport that threw.
+  public var errors: [String]
+  /// Where in the user's tests the run was written, when known.
+  public var sourceLocation: ReportSourceLocation?
+
+  /// Creates a report.
+  public init(
+    title: String, canaries: [Canary], findings: [LeakFinding] = [], sources: [ScannedSource] = [],
+    deliveries: [CanaryDelivery] = [], errors: [String] = [],
+    sourceLocation: ReportSourceLocation? = nil
+  ) {
+    self.title = title
+    self.canaries = canaries
+    self.findings = findings
+    self.sources = sources
+    self.deliveries = deliveries
+    self.errors = errors
+    self.sourceLocation = sourceLocation
+  }
+
+  /// The overall outcome.
+  public enum Verdict: String, Sendable, Hashable {
+    /// No leak, every canary delivered, every source heard the run.
+    case clean
+    /// At least one canary was found in a sink.
+    case leaky
+    /// Nothing leaked, but something was not proven: a canary not delivered, a silent or failed
+    /// source, or an error.
+    case inconclusive
+  }
+
+  /// Leaky beats inconclusive beats clean.
+  public var verdict: Verdict {
+    if !findings.isEmpty { return .leaky }
+    if !undelivered.isEmpty || !problemSources.isEmpty || !errors.isEmpty { return .inconclusive }
+    return .clean
+  }
+
+  /// Whether the verdict is clean.
+  public var isClean: Bool { verdict == .clean }
+
+  /// Canaries that were planted but never proven to arrive.
+  public var undelivered: [CanaryDelivery] { deliveries.filter { !$0.isDelivered } }
+
+  /// Sources that were silent or failed.
+  public var problemSources: [ScannedSource] { sources.filter { $0.status != .heard } }
+
+  /// The distinct locations with at least one finding.
+  public var leakedLocations: [CanaryLocation] {
+    var seen = Set<CanaryLocation>()
+    return findings.map(\.canary.location).filter { seen.insert($0).inserted }
+  }
+
+  /// Combines reports, for instance every example of the demo, into one.
+  public static func merging(_ reports: [LeakReport], title: String) -> LeakReport {
+    LeakReport(
+      title: title,
+      canaries: reports.flatMap(\.canaries),
+      findings: reports.flatMap(\.findings),
+      sources: reports.flatMap(\.sources),
+      deliveries: reports.flatMap(\.deliveries),
+      errors: reports.flatMap(\.errors))
+  }
+}

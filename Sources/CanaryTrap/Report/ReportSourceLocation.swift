@@ -1,0 +1,19 @@
+/// The place in the user's test code a report points at: where the scope or assertion was written.
+public struct ReportSourceLocation: Sendable, Hashable, Codable {
+  /// The file ID, such as `MyAppTests/SignInTests.swift`.
+  public var fileID: String
+  /// The full path of the file.
+  public var filePath: String
+  /// The 1-based line.
+  public var line: Int
+  /// The 1-based column.
+  public var column: Int
+
+  /// Creates a source location.
+  public init(fileID: String, filePath: String, line: Int, column: Int) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+}

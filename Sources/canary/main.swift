@@ -1,0 +1,10 @@
+import CanaryCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let status = await CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), io: .standard)
+exit(status)
