@@ -5,10 +5,13 @@ enum LocationProof {
   static func status(of canary: Canary, in evidence: DeliveryEvidence) -> CanaryDelivery.Status {
     let value = canary.value
     let received = evidence.received.map(RequestInspection.init)
-    func seen(_ found: (RequestInspection) -> Bool, dropped what: String) -> CanaryDelivery.Status {
+    func seen(_ found: (RequestInspection) -> Bool, dropped what: String, because: String? = nil)
+      -> CanaryDelivery.Status
+    {
       if received.contains(where: found) { return .delivered }
       if received.isEmpty { return .undelivered(reason: "the server received no request at all") }
-      return .undelivered(reason: "the server never received it in \(what) (the transport dropped \(what))")
+      return .undelivered(
+        reason: "the server never received it in \(what) (\(because ?? "the transport dropped \(what)"))")
     }
     switch canary.location {
     case .requestURL(let part):
@@ -29,7 +32,8 @@ enum LocationProof {
     case .redirect(let hop, let part):
       return seen(
         { urlPart(part, in: $0, is: value) },
-        dropped: "the request following redirect \(hop) (its Location \(describe(part)))")
+        dropped: "\(describe(part)) of the request following redirect \(hop)",
+        because: "the transport did not follow redirect \(hop), or changed its Location")
     case .responseHeader, .responseCookie, .responseBody, .finalURL:
       return responseStatus(of: canary, in: evidence)
     case .custom:

@@ -60,9 +60,10 @@ private struct SessionBox: @unchecked Sendable {
     }
   }
 
+  /// An upload task for a request with a body; a bodiless one (a `GET`) goes as a data task.
   func upload(for request: URLRequest) async throws -> (Data, URLResponse) {
+    guard let body = request.httpBody else { return try await data(for: request) }
     var bodiless = request
-    let body = request.httpBody ?? Data()
     bodiless.httpBody = nil
     return try await withCheckedThrowingContinuation { continuation in
       session.uploadTask(with: bodiless, from: body) { data, response, error in
