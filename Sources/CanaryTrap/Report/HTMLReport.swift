@@ -1,0 +1,4 @@
+extension LeakReport {
+  /// HTML (filled in by the next step).
+  func htmlRendering() -> String { "" }
+}
