@@ -9,6 +9,12 @@ public struct InspectorEntry: Sendable, Identifiable {
     public var name: String
     /// The field value.
     public var value: String
+
+    /// Creates a header field.
+    public init(name: String, value: String) {
+      self.name = name
+      self.value = value
+    }
   }
 
   /// One redirect the exchange went through.
@@ -17,6 +23,12 @@ public struct InspectorEntry: Sendable, Identifiable {
     public var status: Int
     /// The URL the redirect pointed to.
     public var location: String
+
+    /// Creates a redirect record.
+    public init(status: Int, location: String) {
+      self.status = status
+      self.location = location
+    }
   }
 
   /// A unique identifier.
@@ -45,6 +57,26 @@ public struct InspectorEntry: Sendable, Identifiable {
   public var finalURL: String?
   /// Why the exchange failed, if it did.
   public var error: String?
+
+  /// Creates an entry.
+  public init(
+    startedAt: Date, duration: TimeInterval, method: String, url: String, requestHeaders: [Header],
+    requestBody: Data?, statusCode: Int?, responseHeaders: [Header], responseBody: Data?,
+    redirects: [Redirect], finalURL: String?, error: String?
+  ) {
+    self.startedAt = startedAt
+    self.duration = duration
+    self.method = method
+    self.url = url
+    self.requestHeaders = requestHeaders
+    self.requestBody = requestBody
+    self.statusCode = statusCode
+    self.responseHeaders = responseHeaders
+    self.responseBody = responseBody
+    self.redirects = redirects
+    self.finalURL = finalURL
+    self.error = error
+  }
 
   /// The value of the first request header named `name`, ignoring case.
   public func requestHeader(_ name: String) -> String? {
