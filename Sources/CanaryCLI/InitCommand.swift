@@ -81,7 +81,8 @@ enum InitCommand {
     } catch {
       return fail("cannot write \(file.path): \(error.localizedDescription)", io: io)
     }
-    io.writeOutput("Wrote \(file.path)\nReplace the code marked `// Replace with your client` with your app's client.\n")
+    io.writeOutput(
+      "Wrote \(file.path)\nReplace the code marked `// Replace with your client` with your app's client.\n")
     return ExitStatus.success
   }
 

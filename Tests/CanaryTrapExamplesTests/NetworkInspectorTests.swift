@@ -58,13 +58,15 @@ import Testing
         .appendingPathComponent("inspector-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: directory) }
       let files = try inspector.export(to: directory)
-      #expect(files.map(\.lastPathComponent) == [NetworkInspector.harFileName, NetworkInspector.curlFileName])
+      #expect(
+        files.map(\.lastPathComponent) == [NetworkInspector.harFileName, NetworkInspector.curlFileName])
 
       let har = try JSONSerialization.jsonObject(with: Data(contentsOf: files[0])) as? [String: Any]
       let entries = (har?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
       let mine = try #require(
         entries.last {
-          (($0["request"] as? [String: Any])?["url"] as? String)?.hasPrefix(server.baseURL.absoluteString) == true
+          (($0["request"] as? [String: Any])?["url"] as? String)?.hasPrefix(server.baseURL.absoluteString)
+            == true
         })
       let redirectURL = (mine["response"] as? [String: Any])?["redirectURL"] as? String
       #expect(redirectURL?.contains("sig=\(signature)") == true, "the Location is exported as recorded")

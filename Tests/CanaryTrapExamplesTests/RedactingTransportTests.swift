@@ -23,7 +23,8 @@ import Testing
       defer { transport.invalidate() }
       let request = makeRequest(
         "POST",
-        URL(string: "\(server.baseURL)/users/\(secrets[0])@example.com/books?limit=20&session=\(secrets[1])")!,
+        URL(
+          string: "\(server.baseURL)/users/\(secrets[0])@example.com/books?limit=20&session=\(secrets[1])")!,
         headers: [
           "Authorization": "Bearer \(secrets[2])", "Cookie": "theme=dark; sid=\(secrets[3])",
           "X-New-Secret-Header": secrets[4], "Content-Type": "application/json",

@@ -25,11 +25,13 @@ import Testing
       (name: "authorization", value: "Bearer x"), (name: "Content-Type", value: "application/json"),
       (name: "X-New-Secret", value: "s"),
     ])
-    #expect(lines == ["authorization: <redacted>", "Content-Type: application/json", "X-New-Secret: <redacted>"])
+    #expect(
+      lines == ["authorization: <redacted>", "Content-Type: application/json", "X-New-Secret: <redacted>"])
   }
 
   @Test func jsonKeepsItsShapeAndOnlySafeValues() {
-    let body = Data(#"{"access_token":"eyJ.secret","expires_in":3600,"user":{"id":"u-1","email":"a@b.c"}}"#.utf8)
+    let body = Data(
+      #"{"access_token":"eyJ.secret","expires_in":3600,"user":{"id":"u-1","email":"a@b.c"}}"#.utf8)
     #expect(
       redactor.body(body, contentType: "application/json; charset=utf-8")
         == #"{"access_token":"<redacted>","expires_in":3600,"user":{"email":"<redacted>","id":"u-1"}}"#)
