@@ -1,0 +1,63 @@
+/// Keeps the most specific match where matches of one canary overlap.
+///
+/// Exact encoded literals beat case-insensitive matches, which beat fragments; among matches of
+/// equal rank the earlier (then the longer) one wins. Matches of different canaries never
+/// suppress each other.
+enum CandidateResolver {
+  /// The accepted matches, grouped by canary, each group in start order.
+  static func resolve(_ candidates: [MatchCandidate]) -> [MatchCandidate] {
+    let sorted = candidates.sorted {
+      ($0.canary, $0.rank.rawValue, $0.start, $1.end) < ($1.canary, $1.rank.rawValue, $1.start, $0.end)
+    }
+    var result: [MatchCandidate] = []
+    var index = 0
+    while index < sorted.count {
+      let canary = sorted[index].canary
+      var accepted: [MatchCandidate] = []
+      while index < sorted.count, sorted[index].canary == canary {
+        let rank = sorted[index].rank
+        var taken: [MatchCandidate] = []
+        var lastEnd = Int.min
+        while index < sorted.count, sorted[index].canary == canary, sorted[index].rank == rank {
+          let candidate = sorted[index]
+          index += 1
+          if candidate.start < lastEnd || overlaps(candidate, accepted) { continue }
+          taken.append(candidate)
+          lastEnd = candidate.end
+        }
+        accepted = merge(accepted, taken)
+      }
+      result += accepted
+    }
+    return result
+  }
+
+  /// Whether `candidate` overlaps any of `accepted` (sorted by start, pairwise disjoint).
+  private static func overlaps(_ candidate: MatchCandidate, _ accepted: [MatchCandidate]) -> Bool {
+    var low = 0
+    var high = accepted.count
+    while low < high {  // first accepted match ending after the candidate starts
+      let middle = (low + high) / 2
+      if accepted[middle].end <= candidate.start { low = middle + 1 } else { high = middle }
+    }
+    return low < accepted.count && accepted[low].start < candidate.end
+  }
+
+  private static func merge(_ first: [MatchCandidate], _ second: [MatchCandidate]) -> [MatchCandidate] {
+    if first.isEmpty { return second }
+    if second.isEmpty { return first }
+    var merged: [MatchCandidate] = []
+    merged.reserveCapacity(first.count + second.count)
+    var (i, j) = (0, 0)
+    while i < first.count || j < second.count {
+      if j == second.count || (i < first.count && first[i].start <= second[j].start) {
+        merged.append(first[i])
+        i += 1
+      } else {
+        merged.append(second[j])
+        j += 1
+      }
+    }
+    return merged
+  }
+}

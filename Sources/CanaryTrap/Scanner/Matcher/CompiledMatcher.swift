@@ -1,0 +1,160 @@
+/// The search structures for one canary set: every literal, a bitset of the hashed q-grams of
+/// every literal at every offset, and an index from q-gram to (literal, offset).
+///
+/// The text is probed at one q-gram every `step` bytes, where `step = shortest − q + 1`, so
+/// every occurrence of a literal contains at least one probed q-gram. A probe whose bit is set
+/// is looked up in the index and each (literal, offset) it names is verified byte by byte.
+/// Built once and only read afterwards, so it is shared between threads.
+final class CompiledMatcher: @unchecked Sendable {
+  /// What one index target stands for.
+  struct Target {
+    var canary: Int32
+    var encoding: ScanEncoding
+    /// `true` for a canary's value, which is verified case-insensitively and may yield raw,
+    /// case-insensitive or fragment matches; `false` for an exact literal.
+    var isValue: Bool
+    var start: Int
+    var length: Int
+  }
+
+  /// One (target, offset) pair reachable from a q-gram.
+  struct Entry {
+    var fingerprint: UInt32
+    var target: UInt32
+    var offset: UInt32
+  }
+
+  let targets: [Target]
+  let maxLength: Int
+  let minLength: Int
+  let gramLength: Int
+  let step: Int
+  let minFragment: Int?
+  let reportsRaw: Bool
+  let reportsCaseInsensitive: Bool
+
+  /// Literal bytes of every target, back to back; value targets are stored case-folded.
+  let bytes: UnsafeMutablePointer<UInt8>
+  let byteCount: Int
+  let bitset: UnsafeMutablePointer<UInt64>
+  let bitsetWords: Int
+  let bitsetShift: UInt64
+  let bucketShift: UInt64
+  let bucketStarts: UnsafeMutablePointer<UInt32>
+  let bucketCount: Int
+  let entries: UnsafeMutablePointer<Entry>
+  let entryCount: Int
+  let gramMask: UInt64
+
+  init(patterns: [ScanPattern], canaryIndex: [Int32], options: ScanOptions) {
+    let encodings = options.encodings
+    minFragment = options.effectiveMinFragment
+    reportsRaw = encodings.contains(.raw)
+    reportsCaseInsensitive = encodings.contains(.caseInsensitive)
+    var targets: [Target] = []
+    var storage: [UInt8] = []
+    for (pattern, canary) in zip(patterns, canaryIndex) {
+      let isValue = pattern.encoding == .raw
+      if isValue && !reportsRaw && !reportsCaseInsensitive && minFragment == nil { continue }
+      // A value is stored folded, then as written (for the exact-case check).
+      let stored = isValue ? pattern.bytes.map { ByteFold.table[Int($0)] } : pattern.bytes
+      targets.append(
+        Target(
+          canary: canary, encoding: pattern.encoding, isValue: isValue, start: storage.count,
+          length: stored.count))
+      storage += stored
+      if isValue { storage += pattern.bytes }
+    }
+    self.targets = targets
+    let lengths = targets.map(\.length)
+    maxLength = max(lengths.max() ?? 1, 1)
+    var shortest = max(lengths.min() ?? 8, 1)
+    if let minFragment, targets.contains(where: \.isValue) { shortest = min(shortest, minFragment) }
+    minLength = shortest
+    let gramLength = min(8, shortest)
+    self.gramLength = gramLength
+    step = shortest - gramLength + 1
+    let gramMask: UInt64 = gramLength == 8 ? ~0 : (UInt64(1) << UInt64(8 * gramLength)) - 1
+    self.gramMask = gramMask
+
+    byteCount = storage.count
+    let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: storage.count + 8)
+    bytes.initialize(repeating: 0, count: storage.count + 8)
+    storage.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: storage.count) }
+    self.bytes = bytes
+
+    // Two passes over every (target, offset): count per bucket, then place.
+    var gramCount = 0
+    for target in targets where target.length >= gramLength { gramCount += target.length - gramLength + 1 }
+    entryCount = gramCount
+    let bitsetBits = Self.log2Ceiling(max(gramCount * 32, 1 << 16)).clamped(16, 27)
+    let bitsetShift = UInt64(64 - bitsetBits)
+    let bitset = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << (bitsetBits - 6))
+    bitset.initialize(repeating: 0, count: 1 << (bitsetBits - 6))
+    let bucketBits = Self.log2Ceiling(max(gramCount, 1)).clamped(4, 26)
+    let bucketCount = 1 << bucketBits
+    let bucketShift = UInt64(64 - bucketBits)
+    let bucketStarts = UnsafeMutablePointer<UInt32>.allocate(capacity: bucketCount + 1)
+    bucketStarts.initialize(repeating: 0, count: bucketCount + 1)
+    let entries = UnsafeMutablePointer<Entry>.allocate(capacity: max(gramCount, 1))
+    for target in targets where target.length >= gramLength {
+      for offset in 0...(target.length - gramLength) {
+        let hash =
+          Self.foldedGram(at: bytes + target.start + offset, mask: gramMask) &* ByteFold.hashMultiplier
+        let bit = hash >> bitsetShift
+        bitset[Int(bit >> 6)] |= 1 << (bit & 63)
+        bucketStarts[Int(hash >> bucketShift) + 1] += 1
+      }
+    }
+    for bucket in 0..<bucketCount { bucketStarts[bucket + 1] += bucketStarts[bucket] }
+    let fill = UnsafeMutablePointer<UInt32>.allocate(capacity: bucketCount)
+    defer { fill.deallocate() }
+    fill.update(from: bucketStarts, count: bucketCount)
+    for (index, target) in targets.enumerated() where target.length >= gramLength {
+      for offset in 0...(target.length - gramLength) {
+        let gram = Self.foldedGram(at: bytes + target.start + offset, mask: gramMask)
+        let bucket = Int((gram &* ByteFold.hashMultiplier) >> bucketShift)
+        let slot = Int(fill[bucket])
+        fill[bucket] += 1
+        (entries + slot).initialize(
+          to: Entry(fingerprint: ByteFold.fingerprint(gram), target: UInt32(index), offset: UInt32(offset)))
+      }
+    }
+    self.bitset = bitset
+    self.bitsetWords = 1 << (bitsetBits - 6)
+    self.bitsetShift = bitsetShift
+    self.bucketCount = bucketCount
+    self.bucketShift = bucketShift
+    self.bucketStarts = bucketStarts
+    self.entries = entries
+  }
+
+  deinit {
+    bytes.deallocate()
+    bitset.deallocate()
+    bucketStarts.deallocate()
+    entries.deallocate()
+  }
+
+  /// Bytes the matcher keeps in memory beyond the buffer itself.
+  var memoryFootprint: Int {
+    byteCount + bitsetWords * 8 + (bucketCount + 1) * 4 + entryCount * MemoryLayout<Entry>.stride
+  }
+
+  /// The filter-folded q-gram at `pointer` (8 readable bytes required).
+  @inline(__always)
+  static func foldedGram(at pointer: UnsafePointer<UInt8>, mask: UInt64) -> UInt64 {
+    (UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self)) | ByteFold.filterFold)
+      & mask
+  }
+
+  static func log2Ceiling(_ value: Int) -> Int {
+    var bits = 0
+    while (1 << bits) < value { bits += 1 }
+    return bits
+  }
+}
+
+extension Int {
+  fileprivate func clamped(_ low: Int, _ high: Int) -> Int { Swift.min(Swift.max(self, low), high) }
+}

@@ -1,0 +1,41 @@
+/// How a canary's bytes were transformed before they reached a sink; each finding names one.
+public enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
+  /// The value's UTF-8 bytes, exactly.
+  case raw
+  /// The value with ASCII letters in any case.
+  case caseInsensitive = "case-insensitive"
+  /// Percent-encoded as in a URL (RFC 3986 unreserved set kept), upper- or lower-case hex.
+  case percent
+  /// `application/x-www-form-urlencoded`: space as `+`, the rest percent-encoded.
+  case form
+  /// Percent-encoded twice (`%` itself becomes `%25`).
+  case doublePercent = "double-percent"
+  /// Escaped inside a JSON string: `\/`, `\"`, `\\`, `\uXXXX` (also Go's `\u003c\u003e\u0026`).
+  case jsonEscaped = "json-escaped"
+  /// HTML or XML character references: named, decimal or hex.
+  case htmlEntity = "html-entity"
+  /// Standard base64, padded or not, at any of the three byte alignments.
+  case base64
+  /// URL-safe base64 (`-` and `_`), padded or not, at any of the three byte alignments.
+  case base64url
+  /// Hexadecimal bytes, upper- or lower-case.
+  case hex
+  /// UTF-16 little-endian code units.
+  case utf16le
+  /// UTF-16 big-endian code units.
+  case utf16be
+  /// The SHA-256 digest of the value, in hex.
+  case sha256Hex = "sha256-hex"
+  /// The SHA-256 digest of the value, in base64 or base64url.
+  case sha256Base64 = "sha256-base64"
+  /// The SHA-1 digest of the value, in hex.
+  case sha1Hex = "sha1-hex"
+  /// The SHA-1 digest of the value, in base64 or base64url.
+  case sha1Base64 = "sha1-base64"
+  /// The MD5 digest of the value, in hex.
+  case md5Hex = "md5-hex"
+  /// The MD5 digest of the value, in base64 or base64url.
+  case md5Base64 = "md5-base64"
+  /// A run of at least ``ScanOptions/minFragment`` consecutive bytes of the value, in any case.
+  case fragment
+}

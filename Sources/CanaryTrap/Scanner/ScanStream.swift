@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Scans one source fed in chunks of any size, with constant memory.
+///
+/// The stream keeps a buffer of about 1 MiB plus an overlap long enough for the longest literal
+/// and the excerpt context on both sides, so a match straddling two chunks is found exactly once.
+/// Feed it with ``feed(_:)`` and call ``finish()`` once at the end. Not thread-safe: one stream
+/// belongs to one reader.
+public final class ScanStream {
+  /// The bytes a buffer holds beyond the overlap before it is scanned.
+  static let defaultChunkSize = 1 << 20
+
+  private let matcher: CompiledMatcher
+  private let canaries: [Canary]
+  private let source: String
+  private let radius: Int
+  private let overlap: Int
+  private let capacity: Int
+  private let buffer: UnsafeMutablePointer<UInt8>
+  /// Bytes currently in ``buffer``.
+  private var count = 0
+  /// The absolute offset of `buffer[0]` in the source.
+  private var base = 0
+  /// Matches ending before this absolute offset were reported by an earlier buffer.
+  private var frontier = 0
+  private var lines = LineCounter()
+  private var candidates: [MatchCandidate] = []
+  private var findings: [LeakFinding] = []
+  private var finished = false
+
+  init(matcher: CompiledMatcher, canaries: [Canary], source: String, excerptRadius: Int, chunkSize: Int) {
+    self.matcher = matcher
+    self.canaries = canaries
+    self.source = source
+    radius = max(0, excerptRadius)
+    overlap = matcher.maxLength + 2 * radius + 8
+    capacity = overlap + max(chunkSize, overlap, 64)
+    buffer = .allocate(capacity: capacity + 8)
+    buffer.initialize(repeating: 0, count: capacity + 8)
+  }
+
+  deinit { buffer.deallocate() }
+
+  /// Bytes fed so far.
+  public var bytesScanned: Int { base + count }
+
+  /// Scans the next bytes of the source.
+  public func feed(_ chunk: some Collection<UInt8>) {
+    precondition(!finished, "ScanStream.feed called after finish()")
+    let handled: Void? = chunk.withContiguousStorageIfAvailable { append($0) }
+    if handled == nil { Array(chunk).withUnsafeBufferPointer { append($0) } }
+  }
+
+  /// Scans what remains and returns every finding of the source, in offset order. Calling it
+  /// again returns the same findings.
+  public func finish() -> [LeakFinding] {
+    if !finished {
+      finished = true
+      process(final: true)
+      findings.sort { ($0.offset, $0.encoding) < ($1.offset, $1.encoding) }
+    }
+    return findings
+  }
+
+  /// Copies `bytes` in, scanning each time the buffer fills.
+  private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard var next = bytes.baseAddress else { return }
+    var remaining = bytes.count
+    while remaining > 0 {
+      let taken = min(remaining, capacity - count)
+      (buffer + count).update(from: next, count: taken)
+      count += taken
+      next += taken
+      remaining -= taken
+      if count == capacity { process(final: false) }
+    }
+  }
+
+  /// Lets `body` write up to the returned space directly into the buffer (file reads), then
+  /// scans if the buffer is full. `body` returns how many bytes it wrote, 0 at the end.
+  func fill(_ body: (UnsafeMutablePointer<UInt8>, Int) throws -> Int) rethrows -> Int {
+    precondition(!finished, "ScanStream.fill called after finish()")
+    let written = try body(buffer + count, capacity - count)
+    count += written
+    if count == capacity { process(final: false) }
+    return written
+  }
+
+  private func process(final: Bool) {
+    let end = base + count
+    let emitLimit = final ? end : end - radius - 1
+    candidates.removeAll(keepingCapacity: true)
+    matcher.findCandidates(in: buffer, count: count, into: &candidates)
+    if !candidates.isEmpty {
+      let ready = CandidateResolver.resolve(candidates).filter {
+        base + $0.end >= frontier && base + $0.end <= emitLimit
+      }.sorted { $0.start < $1.start }
+      report(ready)
+    }
+    frontier = emitLimit + 1
+    guard !final else { return }
+    let dropped = count - overlap
+    lines.advance(over: buffer, count: dropped)
+    memmove(buffer, buffer + dropped, overlap)
+    base += dropped
+    count = overlap
+  }
+
+  /// Turns resolved matches (sorted by start) into findings with line, column and excerpt.
+  private func report(_ matches: [MatchCandidate]) {
+    var cursor = lines
+    var cursorIndex = 0
+    for match in matches {
+      cursor.advance(over: buffer + cursorIndex, count: match.start - cursorIndex)
+      cursorIndex = match.start
+      let (line, column) = cursor.lineAndColumn
+      let low = max(0, match.start - radius)
+      let high = min(count, match.end + radius)
+      let excerpt = Excerpt.render(UnsafeBufferPointer(start: buffer + low, count: high - low))
+      findings.append(
+        LeakFinding(
+          canary: canaries[Int(match.canary)], encoding: match.encoding.rawValue, source: source,
+          line: line, column: column, offset: base + match.start, excerpt: excerpt))
+    }
+  }
+}
