@@ -32,10 +32,17 @@ public struct CanaryGenerator: Sendable {
     }
   }
 
-  /// `count` symbols from the 32-letter alphabet: 5 random bits each.
+  /// `count` symbols from the 32-letter alphabet: 5 random bits each, 12 symbols per random word.
   func randomSymbols(_ count: Int) -> String {
     var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<count).map { _ in Self.alphabet[Int(generator.next(upperBound: UInt8(32)))] }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(count)
+    var word: UInt64 = 0
+    for index in 0..<count {
+      if index % 12 == 0 { word = generator.next() }
+      bytes.append(Self.alphabet[Int(word & 31)])
+      word >>= 5
+    }
     return String(decoding: bytes, as: UTF8.self)
   }
 

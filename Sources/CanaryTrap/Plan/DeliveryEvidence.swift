@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Everything a run produced that can prove a canary travelled: what the loopback server
+/// received, what was handed to the transport, and what the transport handed back.
+public struct DeliveryEvidence: Sendable {
+  /// Every request the scope's loopback server recorded, in arrival order.
+  public var received: [RecordedRequest]
+  /// Every request handed to the transport under test.
+  public var sent: [SentRequest]
+  /// Every response the transport under test returned.
+  public var returned: [ObservedResponse]
+
+  /// Creates evidence from its three parts.
+  public init(received: [RecordedRequest], sent: [SentRequest], returned: [ObservedResponse]) {
+    self.received = received
+    self.sent = sent
+    self.returned = returned
+  }
+}
+
+/// A request as it was handed to the transport under test (before the transport touched it).
+public struct SentRequest: Sendable, Hashable {
+  /// The request's URL, fragment and userinfo included.
+  public var url: URL?
+  /// The request's method.
+  public var method: String
+  /// The request's header fields.
+  public var headers: [String: String]
+
+  /// Captures the parts of `request` that delivery proof reads.
+  public init(_ request: URLRequest) {
+    url = request.url
+    method = request.httpMethod ?? "GET"
+    headers = request.allHTTPHeaderFields ?? [:]
+  }
+}
+
+/// A response as the transport under test returned it to the app.
+public struct ObservedResponse: Sendable, Hashable {
+  /// The URL the transport ended on, after following redirects.
+  public var url: URL?
+  /// The HTTP status code, or 0 when the response was not HTTP.
+  public var statusCode: Int
+  /// Every header field, as the transport exposed them.
+  public var headers: [String: String]
+  /// The body bytes the transport returned.
+  public var body: Data
+
+  /// Captures a transport's result.
+  public init(data: Data, response: URLResponse) {
+    url = response.url
+    body = data
+    if let http = response as? HTTPURLResponse {
+      statusCode = http.statusCode
+      var fields: [String: String] = [:]
+      for (key, value) in http.allHeaderFields {
+        fields[String(describing: key)] = String(describing: value)
+      }
+      headers = fields
+    } else {
+      statusCode = 0
+      headers = [:]
+    }
+  }
+
+  /// The values of the header `name`, compared case-insensitively.
+  public func headerValues(_ name: String) -> [String] {
+    headers.filter { $0.key.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+  }
+}

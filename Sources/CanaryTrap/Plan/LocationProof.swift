@@ -1,0 +1,183 @@
+import Foundation
+
+/// Proves delivery of a canary at its own ``CanaryLocation``.
+enum LocationProof {
+  static func status(of canary: Canary, in evidence: DeliveryEvidence) -> CanaryDelivery.Status {
+    let value = canary.value
+    let received = evidence.received.map(RequestInspection.init)
+    func seen(_ found: (RequestInspection) -> Bool, dropped what: String, because: String? = nil)
+      -> CanaryDelivery.Status
+    {
+      if received.contains(where: found) { return .delivered }
+      if received.isEmpty { return .undelivered(reason: "the server received no request at all") }
+      return .undelivered(
+        reason: "the server never received it in \(what) (\(because ?? "the transport dropped \(what)"))")
+    }
+    switch canary.location {
+    case .requestURL(let part):
+      if part == .fragment {
+        return DeliveryProof.handedToTransport.check(canary, evidence) == .delivered
+          ? .delivered
+          : .undelivered(
+            reason: "a fragment never leaves the client, and no request handed to the transport carried it")
+      }
+      return seen({ urlPart(part, in: $0, is: value) }, dropped: describe(part))
+    case .requestHeader(let name):
+      return seen(
+        { $0.request.headers.values(for: name).contains { $0.contains(value) } }, dropped: "header \(name)")
+    case .requestCookie(let name):
+      let sentNames = Set(received.flatMap { $0.cookies.map(\.name) }).sorted()
+      let replaced =
+        sentNames.isEmpty ? nil : "cookies the server did receive: \(sentNames.joined(separator: ", "))"
+      return seen(
+        { $0.cookies.contains { $0 == (name, value) } }, dropped: "cookie \(name)",
+        because: "the transport dropped cookie \(name)" + (replaced.map { "; \($0)" } ?? ""))
+    case .requestBody(let part):
+      return seen({ bodyPart(part, ofRequest: $0, is: value) }, dropped: "the body's \(part)")
+    case .redirect(let hop, let part):
+      return seen(
+        { urlPart(part, in: $0, is: value) },
+        dropped: "\(describe(part)) of the request following redirect \(hop)",
+        because: "the transport did not follow redirect \(hop), or changed its Location")
+    case .responseHeader, .responseCookie, .responseBody, .finalURL:
+      return responseStatus(of: canary, in: evidence)
+    case .custom:
+      let anywhere = evidence.received.contains { request in
+        request.target.contains(value) || String(decoding: request.body, as: UTF8.self).contains(value)
+          || request.headers.contains { $0.value.contains(value) }
+      }
+      return anywhere ? .delivered : .undelivered(reason: "the server never received it anywhere")
+    }
+  }
+
+  private static func responseStatus(of canary: Canary, in evidence: DeliveryEvidence)
+    -> CanaryDelivery.Status
+  {
+    let value = canary.value
+    let returned = evidence.returned
+    if returned.isEmpty {
+      // Outside the matrix the scope may not see the app's responses: the server serving a
+      // request is the proof then (see ``CanaryTrap/observe(_:_:)`` for the stricter one).
+      return evidence.received.isEmpty
+        ? .undelivered(reason: "the server received no request, so no response carried it")
+        : .delivered
+    }
+    let found: Bool
+    let what: String
+    switch canary.location {
+    case .responseHeader(let name):
+      found = returned.contains { $0.headerValues(name).contains { $0.contains(value) } }
+      what = "header \(name)"
+    case .responseCookie(let name):
+      found =
+        returned.contains { $0.headerValues("Set-Cookie").contains { $0.contains("\(name)=\(value)") } }
+        || evidence.received.contains {
+          RequestInspection(request: $0).cookies.contains { $0 == (name, value) }
+        }
+      what = "Set-Cookie \(name)"
+    case .responseBody(let part):
+      found = returned.contains {
+        bodyPart(part, of: $0.body, contentType: $0.headerValues("Content-Type").first, is: value)
+      }
+      what = "the body's \(part)"
+    case .finalURL(let part):
+      found = returned.contains { response in
+        guard let url = response.url else { return false }
+        return finalURLPart(part, of: url, is: value)
+      }
+      what = "the final URL's \(describe(part))"
+    default:
+      return .undelivered(reason: "not a response-side location")
+    }
+    return found
+      ? .delivered : .undelivered(reason: "the transport never returned it in \(what)")
+  }
+
+  static func urlPart(_ part: CanaryLocation.URLPart, in request: RequestInspection, is value: String) -> Bool
+  {
+    switch part {
+    case .user: request.basicCredentials?.user == value
+    case .password: request.basicCredentials?.password == value
+    case .path(let index):
+      request.pathSegments.indices.contains(index) && request.pathSegments[index] == value
+    case .pathParameter(let name): request.pathParameters.contains { $0 == (name, value) }
+    case .query(let name): request.queryItems.contains { $0 == (name, value) }
+    case .fragment: request.request.target.contains(value)
+    }
+  }
+
+  static func bodyPart(
+    _ part: CanaryLocation.BodyPart, ofRequest request: RequestInspection, is value: String
+  )
+    -> Bool
+  {
+    switch part {
+    case .form(let name): return request.formFields.contains { $0 == (name, value) }
+    case .multipartField(let name):
+      return request.multipartParts.contains {
+        $0.name == name && $0.filename == nil && $0.body == Data(value.utf8)
+      }
+    case .multipartFile(let name):
+      return request.multipartParts.contains {
+        $0.name == name && $0.filename != nil && $0.body.range(of: Data(value.utf8)) != nil
+      }
+    case .multipartFilename(let name):
+      return request.multipartParts.contains { $0.name == name && $0.filename == value }
+    default:
+      return bodyPart(
+        part, of: request.request.body, contentType: request.request.headers["Content-Type"], is: value)
+    }
+  }
+
+  static func bodyPart(_ part: CanaryLocation.BodyPart, of body: Data, contentType: String?, is value: String)
+    -> Bool
+  {
+    switch part {
+    case .json(let path): return JSONPathLookup.value(at: path, in: body) == value
+    case .xml(let path):
+      let element = path.split(separator: "/").last.map(String.init) ?? path
+      return String(decoding: body, as: UTF8.self).contains("<\(element)>\(xmlEscaped(value))</\(element)>")
+    case .form(let name):
+      return RequestInspection.formPairs(String(decoding: body, as: UTF8.self)).contains {
+        $0 == (name, value)
+      }
+    case .multipartField, .multipartFile, .multipartFilename:
+      let parts = MultipartReader.parts(of: body, contentType: contentType ?? "")
+      return parts.contains { $0.body.range(of: Data(value.utf8)) != nil || $0.filename == value }
+    case .text: return body.range(of: Data(value.utf8)) != nil
+    }
+  }
+
+  static func finalURLPart(_ part: CanaryLocation.URLPart, of url: URL, is value: String) -> Bool {
+    let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+    switch part {
+    case .user: return components?.user == value
+    case .password: return components?.password == value
+    case .fragment: return components?.fragment == value
+    case .query(let name):
+      return components?.queryItems?.contains { $0.name == name && $0.value == value } ?? false
+    case .path(let index):
+      let segments = (components?.path ?? "").split(separator: "/", omittingEmptySubsequences: false)
+        .dropFirst()
+        .map { String($0.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]) }
+      return segments.indices.contains(index) && segments[index] == value
+    case .pathParameter(let name): return (components?.path ?? "").contains(";\(name)=\(value)")
+    }
+  }
+
+  static func describe(_ part: CanaryLocation.URLPart) -> String {
+    switch part {
+    case .user: "the URL user name (as Authorization: Basic)"
+    case .password: "the URL password (as Authorization: Basic)"
+    case .path(let index): "path segment \(index)"
+    case .pathParameter(let name): "path parameter ;\(name)="
+    case .query(let name): "query item \(name)"
+    case .fragment: "the fragment"
+    }
+  }
+
+  static func xmlEscaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;")
+  }
+}

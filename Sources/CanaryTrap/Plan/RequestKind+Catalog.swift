@@ -1,0 +1,16 @@
+extension RequestKind {
+  /// Every built-in kind, covering every location of DESIGN.md's list.
+  public static var all: [RequestKind] {
+    [
+      getQuery, postJSON, postForm, multipartUpload, plainText, xml, basicAuthUserinfo, basicAuthHeader,
+      authHeaders, requestCookies, signIn,
+    ] + redirects + [
+      redirectChain, unauthorized, serverError, responseHeader, shapes, pathParameter, fragment,
+    ]
+  }
+
+  /// The built-in kind named `name`, if any.
+  public static func named(_ name: String) -> RequestKind? {
+    all.first { $0.name == name }
+  }
+}

@@ -1,0 +1,113 @@
+extension LeakReport {
+  /// The plain-text report: the verdict, the location × source matrix, the findings, the
+  /// undelivered canaries, the sources and the errors, ending with the verdict line again.
+  func textRendering() -> String {
+    var lines: [String] = ["CanaryTrap report: \(title)"]
+    if let sourceLocation {
+      lines.append("Written at: \(sourceLocation.fileID):\(sourceLocation.line):\(sourceLocation.column)")
+    }
+    lines.append("Verdict: \(verdictLine)")
+    lines.append("")
+    lines += textMatrix()
+    lines += textFindings()
+    lines += textUndelivered()
+    lines += textSources()
+    if !errors.isEmpty {
+      lines.append("")
+      lines.append("Errors (\(errors.count)):")
+      lines += errors.map { "  - \($0)" }
+    }
+    lines.append("")
+    lines.append(verdictLine)
+    return lines.map(\.withControlCharactersEscaped).joined(separator: "\n") + "\n"
+  }
+
+  private func textMatrix() -> [String] {
+    let matrix = ReportMatrix(self)
+    guard !matrix.rows.isEmpty else { return ["No canary was planted."] }
+    var table: [[String]] = [
+      ["location", "delivery"]
+        + matrix.columns.map { $0.status == .heard ? $0.name : "\($0.name) (\($0.status.label))" }
+    ]
+    for row in matrix.rows {
+      let delivery =
+        switch row.delivery {
+        case .delivered: "delivered"
+        case .undelivered: "UNDELIVERED"
+        case .unchecked: "-"
+        }
+      table.append(
+        [row.location.description, delivery]
+          + row.cells.map { $0.isEmpty ? "." : $0.joined(separator: ",") })
+    }
+    var widths = Array(repeating: 0, count: table[0].count)
+    for row in table {
+      for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+    }
+    var lines = [
+      "Matrix (rows: planted locations; columns: sources; cells: encodings leaked, \".\" none):"
+    ]
+    for row in table {
+      let padded = row.enumerated().map { index, cell in
+        index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+      }
+      lines.append("  " + padded.joined(separator: "  "))
+    }
+    if matrix.omittedCleanSources > 0 {
+      lines.append(
+        "  (\(count(matrix.omittedCleanSources, "more source")) heard the run and held no canary)")
+    }
+    return lines
+  }
+
+  private func textFindings() -> [String] {
+    guard !findings.isEmpty else { return ["", "Findings: none."] }
+    var lines = ["", "Findings (\(findings.count)):"]
+    for (index, finding) in findings.enumerated() {
+      lines.append(
+        "  \(index + 1). \(finding.canary.location) -> \(finding.source), \(finding.encoding),"
+          + " line \(finding.line):\(finding.column)")
+      lines.append("     excerpt: \(finding.excerpt)")
+    }
+    return lines
+  }
+
+  private func textUndelivered() -> [String] {
+    if deliveries.isEmpty { return ["", "Delivery: not checked."] }
+    guard !undelivered.isEmpty else {
+      return ["", "Delivery: all \(count(deliveries.count, "canary")) delivered."]
+    }
+    var lines = ["", "Undelivered canaries (\(undelivered.count)):"]
+    for delivery in undelivered {
+      lines.append("  - \(delivery.canary.location): \(delivery.reason ?? "unknown reason")")
+    }
+    return lines
+  }
+
+  private func textSources() -> [String] {
+    guard !sources.isEmpty else { return ["", "Sources: none scanned."] }
+    var lines = ["", "Sources (\(sources.count)):"]
+    for source in sources {
+      var line = "  - \(source.name): \(source.status.label), \(count(source.bytes, "byte"))"
+      if let reason = source.status.reason { line += " (\(reason))" }
+      lines.append(line)
+    }
+    return lines
+  }
+}
+
+extension String {
+  /// The string with every control character (newlines, escape sequences, NUL) written as
+  /// `\u{XX}`, so that a line of a text report stays one line and cannot drive a terminal.
+  var withControlCharactersEscaped: String {
+    var result = ""
+    for scalar in unicodeScalars {
+      if scalar.properties.generalCategory == .control {
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+}

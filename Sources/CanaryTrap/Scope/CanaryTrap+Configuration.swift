@@ -1,0 +1,35 @@
+import Foundation
+
+extension CanaryTrap {
+  /// How a scope scans, which sinks it reads, and where it writes its report.
+  public struct Configuration: Sendable {
+    /// The encodings and fragment length the scanner searches for.
+    public var scanOptions: ScanOptions
+    /// Whether the scope also scans what the process writes to standard output and error.
+    public var captureStandardStreams: Bool
+    /// Sinks read at the end of every run, in addition to those added to the scope.
+    public var sinks: [any LeakSink]
+    /// A directory the scope writes its report to; `nil` writes none.
+    public var reportDirectory: URL?
+
+    /// Creates a configuration; the report directory defaults to `CANARY_TRAP_REPORT_DIR`.
+    public init(
+      scanOptions: ScanOptions = ScanOptions(),
+      captureStandardStreams: Bool = true,
+      sinks: [any LeakSink] = [],
+      reportDirectory: URL? = Configuration.environmentReportDirectory
+    ) {
+      self.scanOptions = scanOptions
+      self.captureStandardStreams = captureStandardStreams
+      self.sinks = sinks
+      self.reportDirectory = reportDirectory
+    }
+
+    /// The directory named by the `CANARY_TRAP_REPORT_DIR` environment variable, if set.
+    public static var environmentReportDirectory: URL? {
+      guard let path = ProcessInfo.processInfo.environment["CANARY_TRAP_REPORT_DIR"], !path.isEmpty
+      else { return nil }
+      return URL(fileURLWithPath: path, isDirectory: true)
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One test's canary trap: its canaries, its own loopback server and the sinks it reads.
+///
+/// Plant canaries with ``canary(_:at:)``, point the app's real transport at ``baseURL``, hand
+/// the app's logger a ``memoryLog(_:)``, and end with ``finish()``: every sink is scanned for
+/// every canary in every encoding, every canary's delivery is proven, and a ``LeakReport`` says
+/// what leaked where. Many scopes run in parallel in one process without seeing each other's
+/// traffic, because each owns its server, its canaries and its sinks.
+public final class CanaryTrap: Sendable {
+  /// The scope of the test running on this task, set by ``withScope(title:configuration:sourceLocation:_:)``
+  /// and by the testing adapters.
+  @TaskLocal public static var current: CanaryTrap?
+
+  /// The report's title, such as the test's name.
+  public let title: String
+  /// How the scope scans and which sinks it reads.
+  public let configuration: Configuration
+  /// Where in the user's tests the scope was written, when known.
+  public let sourceLocation: ReportSourceLocation?
+  /// The scope's own loopback server; script its routes with `server.on(…)`.
+  public let server: LoopbackServer
+  /// Every canary planted in this scope.
+  public let canaries: CanarySet
+  /// A harmless marker unique to this scope, planted where a sane logger prints it (the first
+  /// path segment of every matrix request) so that a sink that recorded nothing of the run is
+  /// reported silent; see ``RequestKind`` for the URL convention.
+  public let tracer: String
+
+  let state = Locked(ScopeState())
+
+  /// Creates a scope; call ``start()`` before sending requests to ``baseURL``.
+  public init(
+    title: String, configuration: Configuration = Configuration(),
+    sourceLocation: ReportSourceLocation? = nil
+  ) {
+    self.title = title
+    self.configuration = configuration
+    self.sourceLocation = sourceLocation
+    self.server = LoopbackServer()
+    self.canaries = CanarySet()
+    self.tracer = "trace-" + CanaryGenerator().randomSymbols(12)
+    var sinks = configuration.sinks.map { RegisteredSink(sink: $0, isAmbient: false) }
+    if configuration.captureStandardStreams {
+      sinks.append(RegisteredSink(sink: StandardStreamsSink(), isAmbient: true))
+    }
+    state.withLock { $0.sinks = sinks }
+  }
+
+  /// The loopback server's base URL, `http://127.0.0.1:PORT` (no trailing slash).
+  public var baseURL: URL { server.baseURL }
+
+  /// Mints a canary of `shape` for `location`, registers it for delivery proof at that location,
+  /// and returns its value.
+  ///
+  /// A request-side canary is proven by what the scope's server received at that location. A
+  /// response-side one is proven by the responses handed to ``observe(_:_:)`` (the matrix does
+  /// this itself); when the scope observed no response at all, the server having answered a
+  /// request is taken as the (weaker) proof.
+  public func canary(_ shape: CanaryShape, at location: CanaryLocation) -> String {
+    canary(shape, at: location, proof: .atLocation)
+  }
+
+  /// Mints a canary whose delivery is proven by `proof` instead of its location.
+  public func canary(_ shape: CanaryShape, at location: CanaryLocation, proof: DeliveryProof) -> String {
+    let canary = canaries.mint(shape, at: location)
+    state.withLock { $0.proofs[canary.value] = proof }
+    return canary.value
+  }
+
+  /// Creates a memory log, registers it as a sink of this scope and returns it.
+  public func memoryLog(_ name: String = "memory-log") -> MemoryLog {
+    let log = MemoryLog(name: name)
+    addSink(log)
+    return log
+  }
+
+  /// Registers a sink read when the scope finishes; one added after ``start()`` begins now.
+  public func addSink(_ sink: any LeakSink) {
+    let beginNow = state.withLock { state -> Bool in
+      state.sinks.append(RegisteredSink(sink: sink, isAmbient: false))
+      return state.phase != .created
+    }
+    guard beginNow else { return }
+    let task = Task { [weak self] in
+      do { try await sink.begin() } catch { self?.reportError("sink \(sink.name) failed to begin: \(error)") }
+    }
+    state.withLock { $0.pendingBegins.append(task) }
+  }
+
+  /// Records a problem that makes the run inconclusive, such as a request the app failed to send.
+  public func reportError(_ message: String) {
+    state.withLock { $0.errors.append(message) }
+  }
+
+  /// Records a request handed to the transport under test (the matrix does this itself).
+  public func observe(request: URLRequest) {
+    let sent = SentRequest(request)
+    state.withLock { $0.sent.append(sent) }
+  }
+
+  /// Records what the transport under test returned, so response-side canaries are proven
+  /// against what the app really received (the matrix does this itself).
+  public func observe(_ data: Data, _ response: URLResponse) {
+    let returned = ObservedResponse(data: data, response: response)
+    state.withLock { $0.returned.append(returned) }
+  }
+
+  /// Starts the server and begins every sink; a sink that fails to begin is reported, not thrown.
+  public func start() async throws {
+    let sinks = state.withLock { state -> [RegisteredSink]? in
+      guard state.phase == .created else { return nil }
+      state.phase = .started
+      return state.sinks
+    }
+    guard let sinks else { return }
+    try server.start()
+    for registered in sinks {
+      do {
+        try await registered.sink.begin()
+      } catch {
+        reportError("sink \(registered.sink.name) failed to begin: \(error)")
+      }
+    }
+  }
+
+  /// The evidence gathered so far: what the server received and what the transport saw.
+  public var evidence: DeliveryEvidence {
+    let (sent, returned) = state.withLock { ($0.sent, $0.returned) }
+    return DeliveryEvidence(received: server.requests, sent: sent, returned: returned)
+  }
+
+  /// The delivery status of every canary planted so far, from the evidence gathered so far.
+  public func proveDelivery() -> [CanaryDelivery] {
+    let evidence = self.evidence
+    let proofs = state.withLock { $0.proofs }
+    return canaries.canaries.map { canary in
+      let proof = proofs[canary.value] ?? .atLocation
+      return CanaryDelivery(canary: canary, status: proof.check(canary, evidence))
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The app's transport under test: whatever sends a request and returns the response the app
+/// would see. CanaryTrap only calls it; it never replaces it.
+public struct Transport: Sendable {
+  /// Sends one request through the app's real stack and returns what the app would receive.
+  public let send: @Sendable (URLRequest) async throws -> (Data, URLResponse)
+
+  /// Creates a transport from any closure, such as the app's own API client.
+  public init(_ send: @escaping @Sendable (URLRequest) async throws -> (Data, URLResponse)) {
+    self.send = send
+  }
+
+  /// How a ``urlSession(_:mode:)`` transport hands requests to its session.
+  public enum SessionMode: String, Sendable, CaseIterable {
+    /// A data task with the request's body.
+    case data
+    /// An upload task that sends the request's body from memory.
+    case upload
+    /// A download task whose file is read back into memory.
+    case download
+  }
+
+  /// Sends every request through `session` with tasks of `mode` (data tasks by default).
+  public static func urlSession(_ session: URLSession, mode: SessionMode = .data) -> Transport {
+    let box = SessionBox(session: session)
+    return Transport { request in
+      switch mode {
+      case .data: try await box.data(for: request)
+      case .upload: try await box.upload(for: request)
+      case .download: try await box.download(for: request)
+      }
+    }
+  }
+
+  /// Sends every request through upload tasks of `session`.
+  public static func urlSessionUpload(_ session: URLSession) -> Transport {
+    urlSession(session, mode: .upload)
+  }
+
+  /// Sends every request through download tasks of `session`.
+  public static func urlSessionDownload(_ session: URLSession) -> Transport {
+    urlSession(session, mode: .download)
+  }
+}
+
+/// A session shared between tasks; `URLSession` is thread-safe.
+private struct SessionBox: @unchecked Sendable {
+  let session: URLSession
+
+  func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    try await withCheckedThrowingContinuation { continuation in
+      session.dataTask(with: request) { data, response, error in
+        Self.resume(continuation, data ?? Data(), response, error)
+      }.resume()
+    }
+  }
+
+  /// An upload task for a request with a body; a bodiless one (a `GET`) goes as a data task.
+  func upload(for request: URLRequest) async throws -> (Data, URLResponse) {
+    guard let body = request.httpBody else { return try await data(for: request) }
+    var bodiless = request
+    bodiless.httpBody = nil
+    return try await withCheckedThrowingContinuation { continuation in
+      session.uploadTask(with: bodiless, from: body) { data, response, error in
+        Self.resume(continuation, data ?? Data(), response, error)
+      }.resume()
+    }
+  }
+
+  func download(for request: URLRequest) async throws -> (Data, URLResponse) {
+    try await withCheckedThrowingContinuation { continuation in
+      session.downloadTask(with: request) { file, response, error in
+        // The file is deleted when this handler returns: read it now.
+        let data = file.flatMap { try? Data(contentsOf: $0) } ?? Data()
+        Self.resume(continuation, data, response, error)
+      }.resume()
+    }
+  }
+
+  private static func resume(
+    _ continuation: CheckedContinuation<(Data, URLResponse), any Error>, _ data: Data,
+    _ response: URLResponse?, _ error: (any Error)?
+  ) {
+    if let error {
+      continuation.resume(throwing: error)
+    } else if let response {
+      continuation.resume(returning: (data, response))
+    } else {
+      continuation.resume(throwing: URLError(.badServerResponse))
+    }
+  }
+}

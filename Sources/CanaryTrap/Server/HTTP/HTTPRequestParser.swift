@@ -1,0 +1,305 @@
+/// An incremental HTTP/1.1 request parser fed with bytes, independent of any socket.
+///
+/// Feed bytes with ``append(_:)`` and pull events with ``next()`` until it returns nil; at end of
+/// input call ``finish()``. Requests may be pipelined: one buffer can hold several. Lines may end
+/// with CRLF or, leniently, with a bare LF; empty lines before a request line are skipped.
+struct HTTPRequestParser {
+  /// Size limits; exceeding them fails with 431 (head or trailers) or 413 (body).
+  struct Limits: Sendable {
+    var maxHeaderBytes: Int
+    var maxBodyBytes: Int
+  }
+
+  private enum State: Equatable {
+    case head
+    case fixedBody(remaining: Int)
+    case chunkSize
+    case chunkData(remaining: Int)
+    case chunkDataEnd
+    case trailers(lineStart: Int)
+    case failed
+  }
+
+  let limits: Limits
+  private var buffer: [UInt8] = []
+  private var requestStart = 0
+  private var cursor = 0
+  private var state = State.head
+  private var head: ParsedRequestHead?
+  private var body: [UInt8] = []
+  private var trailers = HTTPHeaders()
+  private var trailerBytes = 0
+  private var expectsContinue = false
+
+  /// Creates a parser enforcing `limits`.
+  init(limits: Limits) { self.limits = limits }
+
+  /// Adds received bytes.
+  mutating func append(_ bytes: some Collection<UInt8>) {
+    buffer.append(contentsOf: bytes)
+  }
+
+  /// Whether bytes of an unfinished request are buffered.
+  var hasPartialRequest: Bool {
+    switch state {
+    case .head: buffer[requestStart...].contains { $0 != HTTPBytes.cr && $0 != HTTPBytes.lf }
+    case .failed: false
+    default: true
+    }
+  }
+
+  /// Whether the parser stopped at a failure and ignores further input.
+  var hasFailed: Bool { state == .failed }
+
+  /// The next event the buffered bytes allow, or nil when more input is needed.
+  mutating func next() -> HTTPParserEvent? {
+    while true {
+      switch state {
+      case .failed:
+        return nil
+      case .head:
+        guard let event = parseHead() else { return nil }
+        if case .request = event { return event }
+        return event
+      case .fixedBody(let remaining):
+        let taken = takeBody(remaining)
+        if taken < remaining {
+          state = .fixedBody(remaining: remaining - taken)
+          return nil
+        }
+        return .request(complete())
+      case .chunkSize:
+        if let failure = parseChunkSize() { return fail(failure.0, failure.1) }
+        if state == .chunkSize { return nil }
+      case .chunkData(let remaining):
+        let taken = takeBody(remaining)
+        if taken < remaining {
+          state = .chunkData(remaining: remaining - taken)
+          return nil
+        }
+        state = .chunkDataEnd
+      case .chunkDataEnd:
+        guard cursor < buffer.count else { return nil }
+        if buffer[cursor] == HTTPBytes.lf {
+          cursor += 1
+        } else if buffer[cursor] == HTTPBytes.cr {
+          guard cursor + 1 < buffer.count else { return nil }
+          guard buffer[cursor + 1] == HTTPBytes.lf else {
+            return fail(400, "missing CRLF after chunk data")
+          }
+          cursor += 2
+        } else {
+          return fail(400, "missing CRLF after chunk data")
+        }
+        state = .chunkSize
+      case .trailers:
+        guard let event = parseTrailers() else { return nil }
+        return event
+      }
+    }
+  }
+
+  /// Reports the end of input: a failure when a request was cut short, otherwise nil.
+  mutating func finish() -> HTTPParseFailure? {
+    guard hasPartialRequest else { return nil }
+    let reason: String
+    switch state {
+    case .head: reason = "connection closed before the request head was complete"
+    case .fixedBody(let remaining):
+      reason = "connection closed mid-body (\(remaining) of the announced bytes missing)"
+    default: reason = "connection closed mid-body (chunked body incomplete)"
+    }
+    let failure = makeFailure(0, reason)
+    state = .failed
+    return failure
+  }
+
+  /// A failure for a request cut short by the idle timeout, or nil when nothing is pending.
+  mutating func timeOut() -> HTTPParseFailure? {
+    guard hasPartialRequest else { return nil }
+    let failure = makeFailure(408, "idle timeout waiting for the rest of the request")
+    state = .failed
+    return failure
+  }
+
+  // MARK: - Head
+
+  private mutating func parseHead() -> HTTPParserEvent? {
+    while requestStart < buffer.count,
+      buffer[requestStart] == HTTPBytes.cr || buffer[requestStart] == HTTPBytes.lf
+    {
+      requestStart += 1
+    }
+    cursor = max(cursor, requestStart)
+    guard let headEnd = findHeadEnd() else {
+      if buffer.count - requestStart > limits.maxHeaderBytes {
+        return fail(431, "request head larger than \(limits.maxHeaderBytes) bytes")
+      }
+      return nil
+    }
+    if headEnd - requestStart > limits.maxHeaderBytes {
+      return fail(431, "request head larger than \(limits.maxHeaderBytes) bytes")
+    }
+    switch HTTPHeadParser.parseHead(buffer[requestStart..<headEnd]) {
+    case .failure(let failure):
+      cursor = headEnd
+      return fail(failure.status, failure.reason)
+    case .success(let parsed):
+      head = parsed
+      cursor = headEnd
+    }
+    return chooseBodyFraming()
+  }
+
+  /// Finds the index just after the empty line that ends the head, scanning from `cursor`.
+  private mutating func findHeadEnd() -> Int? {
+    var lineStart = cursor
+    while let newline = buffer[cursor...].firstIndex(of: HTTPBytes.lf) {
+      let isEmpty = newline == lineStart || (newline == lineStart + 1 && buffer[lineStart] == HTTPBytes.cr)
+      cursor = newline + 1
+      if isEmpty && lineStart > requestStart { return cursor }
+      lineStart = cursor
+    }
+    cursor = lineStart
+    return nil
+  }
+
+  private mutating func chooseBodyFraming() -> HTTPParserEvent? {
+    guard let headers = head?.headers else { return nil }
+    let wantsContinue =
+      head?.version == "HTTP/1.1" && headers.hasToken("100-continue", in: "Expect")
+    if headers.contains("Transfer-Encoding") {
+      let codings = headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
+      guard let last = codings.last,
+        HTTPHeaders.namesMatch(String(last).trimmingSpaces, "chunked")
+      else {
+        return fail(400, "unsupported Transfer-Encoding")
+      }
+      state = .chunkSize
+    } else if headers.contains("Content-Length") {
+      let values = headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
+        .map { String($0).trimmingSpaces }
+      guard let first = values.first, values.allSatisfy({ $0 == first }), !first.isEmpty,
+        first.utf8.count <= 18, first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+        let length = Int(first)
+      else {
+        return fail(400, "invalid Content-Length")
+      }
+      if length > limits.maxBodyBytes {
+        return fail(413, "body of \(length) bytes exceeds \(limits.maxBodyBytes)")
+      }
+      if length == 0 { return .request(complete()) }
+      state = .fixedBody(remaining: length)
+    } else {
+      return .request(complete())
+    }
+    if wantsContinue && cursor == buffer.count {
+      return .continueExpected
+    }
+    return next()
+  }
+
+  // MARK: - Body
+
+  private mutating func takeBody(_ wanted: Int) -> Int {
+    let taken = min(wanted, buffer.count - cursor)
+    if taken > 0 {
+      body.append(contentsOf: buffer[cursor..<(cursor + taken)])
+      cursor += taken
+    }
+    return taken
+  }
+
+  /// Reads one chunk-size line; returns a failure, or moves the state on (or leaves it to wait).
+  private mutating func parseChunkSize() -> (Int, String)? {
+    guard let newline = buffer[cursor...].firstIndex(of: HTTPBytes.lf) else {
+      return buffer.count - cursor > 1024 ? (400, "chunk size line too long") : nil
+    }
+    var line = buffer[cursor..<newline]
+    if line.last == HTTPBytes.cr { line.removeLast() }
+    if let semicolon = line.firstIndex(of: HTTPBytes.semicolon) { line = line[..<semicolon] }
+    while let last = line.last, last == HTTPBytes.space || last == HTTPBytes.tab { line.removeLast() }
+    guard !line.isEmpty, line.count <= 15 else { return (400, "invalid chunk size") }
+    var size = 0
+    for byte in line {
+      guard let digit = HTTPBytes.hexValue(byte) else { return (400, "invalid chunk size") }
+      size = size * 16 + digit
+    }
+    if body.count + size > limits.maxBodyBytes {
+      return (413, "chunked body exceeds \(limits.maxBodyBytes) bytes")
+    }
+    cursor = newline + 1
+    state = size == 0 ? .trailers(lineStart: cursor) : .chunkData(remaining: size)
+    return nil
+  }
+
+  private mutating func parseTrailers() -> HTTPParserEvent? {
+    while let newline = buffer[cursor...].firstIndex(of: HTTPBytes.lf) {
+      var line = buffer[cursor..<newline]
+      if line.last == HTTPBytes.cr { line.removeLast() }
+      trailerBytes += newline + 1 - cursor
+      cursor = newline + 1
+      if line.isEmpty { return .request(complete()) }
+      if trailerBytes > limits.maxHeaderBytes {
+        return fail(431, "trailers larger than \(limits.maxHeaderBytes) bytes")
+      }
+      switch HTTPHeadParser.parseField(line) {
+      case .success(let field): trailers.add(field.name, field.value)
+      case .failure(let error): return fail(400, "trailer: \(error.reason)")
+      }
+    }
+    if buffer.count - cursor + trailerBytes > limits.maxHeaderBytes {
+      return fail(431, "trailers larger than \(limits.maxHeaderBytes) bytes")
+    }
+    return nil
+  }
+
+  // MARK: - Completion
+
+  private mutating func complete() -> ParsedRequest {
+    let request = ParsedRequest(
+      head: head!, body: body, trailers: trailers, raw: Array(buffer[requestStart..<cursor]))
+    head = nil
+    body = []
+    trailers = HTTPHeaders()
+    trailerBytes = 0
+    state = .head
+    requestStart = cursor
+    compact()
+    return request
+  }
+
+  private mutating func compact() {
+    if requestStart == buffer.count {
+      buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+      requestStart = 0
+      cursor = 0
+    } else if requestStart > 1 << 16 {
+      buffer.removeFirst(requestStart)
+      cursor -= requestStart
+      requestStart = 0
+    }
+  }
+
+  private mutating func fail(_ status: Int, _ reason: String) -> HTTPParserEvent {
+    let failure = makeFailure(status, reason)
+    state = .failed
+    return .failure(failure)
+  }
+
+  private func makeFailure(_ status: Int, _ reason: String) -> HTTPParseFailure {
+    let end = min(buffer.count, requestStart + limits.maxHeaderBytes + (1 << 16))
+    return HTTPParseFailure(
+      status: status, reason: reason, head: head, raw: Array(buffer[requestStart..<max(end, requestStart)]))
+  }
+}
+
+extension String {
+  /// The string without leading and trailing spaces and tabs.
+  var trimmingSpaces: String {
+    var slice = Substring(self)
+    while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+    while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+    return String(slice)
+  }
+}

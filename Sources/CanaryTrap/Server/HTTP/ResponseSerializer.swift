@@ -1,0 +1,142 @@
+import Foundation
+
+/// Turns a ``ServerResponse`` into the bytes sent on the wire, head and body in one buffer.
+enum ResponseSerializer {
+  /// The bytes to send and whether the connection must close after them.
+  struct Output {
+    var bytes: [UInt8]
+    var closeAfter: Bool
+  }
+
+  /// Serializes `response` for a request with `method` and `version`.
+  ///
+  /// Adds `Content-Length` or `Transfer-Encoding: chunked` unless the script set either, and
+  /// `Connection: close` (or `keep-alive` for HTTP/1.0) unless the script set `Connection`.
+  /// A HEAD request, 1xx, 204 and 304 get no body. HTTP/1.0 clients get a chunked body joined.
+  static func serialize(
+    _ response: ServerResponse, method: String, version: String, keepAlive: Bool
+  ) -> Output {
+    var headers = response.headers
+    let scriptedConnection = headers["Connection"]
+    let closeAfter = !keepAlive || (scriptedConnection.map { $0.lowercased().contains("close") } ?? false)
+    let hasBody =
+      method != "HEAD" && !(100..<200).contains(response.status) && response.status != 204
+      && response.status != 304
+    let isOldClient = version == "HTTP/1.0"
+    var body = response.body
+    if case .chunked = body, isOldClient { body = .fixed(body.data) }
+    let framingScripted = headers.contains("Content-Length") || headers.contains("Transfer-Encoding")
+    if !framingScripted && response.status >= 200 && response.status != 204 && response.status != 304 {
+      switch body {
+      case .fixed(let data): headers.add("Content-Length", String(data.count))
+      case .chunked: headers.add("Transfer-Encoding", "chunked")
+      }
+    }
+    if scriptedConnection == nil {
+      if closeAfter {
+        headers.add("Connection", "close")
+      } else if isOldClient {
+        headers.add("Connection", "keep-alive")
+      }
+    }
+    var bytes = head(status: response.status, reason: response.reason, headers: headers)
+    if hasBody {
+      switch body {
+      case .fixed(let data): bytes.append(contentsOf: data)
+      case .chunked(let chunks): appendChunked(chunks, to: &bytes)
+      }
+    }
+    return Output(bytes: bytes, closeAfter: closeAfter)
+  }
+
+  /// The head and half of the body of `response`, for the close-mid-body fault.
+  static func truncated(_ response: ServerResponse, method: String) -> [UInt8] {
+    var headers = response.headers
+    headers.remove("Connection")
+    headers.add("Connection", "close")
+    switch response.body {
+    case .fixed(let data):
+      if !headers.contains("Content-Length") && !headers.contains("Transfer-Encoding") {
+        headers.add("Content-Length", String(max(data.count, 2)))
+      }
+      var bytes = head(status: response.status, reason: response.reason, headers: headers)
+      bytes.append(contentsOf: data.prefix(data.count / 2))
+      return bytes
+    case .chunked(let chunks):
+      if !headers.contains("Transfer-Encoding") { headers.add("Transfer-Encoding", "chunked") }
+      var bytes = head(status: response.status, reason: response.reason, headers: headers)
+      let whole = chunks.reduce(into: Data()) { $0.append($1) }
+      let size = max(whole.count, 2)
+      bytes.append(contentsOf: Array("\(String(size, radix: 16))\r\n".utf8))
+      bytes.append(contentsOf: whole.prefix(whole.count / 2))
+      return bytes
+    }
+  }
+
+  /// The status line and header block, ending with the empty line.
+  static func head(status: Int, reason: String?, headers: HTTPHeaders) -> [UInt8] {
+    var text = "HTTP/1.1 \(status) \(reason ?? HTTPStatus.reasonPhrase(status))\r\n"
+    for field in headers {
+      text += field.name
+      text += ": "
+      text += field.value
+      text += "\r\n"
+    }
+    text += "\r\n"
+    return Array(text.utf8)
+  }
+
+  /// `HTTP/1.1 100 Continue`.
+  static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+  private static func appendChunked(_ chunks: [Data], to bytes: inout [UInt8]) {
+    for chunk in chunks where !chunk.isEmpty {
+      bytes.append(contentsOf: Array("\(String(chunk.count, radix: 16))\r\n".utf8))
+      bytes.append(contentsOf: chunk)
+      bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
+    }
+    bytes.append(contentsOf: Array("0\r\n\r\n".utf8))
+  }
+}
+
+/// Standard reason phrases.
+enum HTTPStatus {
+  static func reasonPhrase(_ status: Int) -> String {
+    switch status {
+    case 100: "Continue"
+    case 101: "Switching Protocols"
+    case 200: "OK"
+    case 201: "Created"
+    case 202: "Accepted"
+    case 204: "No Content"
+    case 206: "Partial Content"
+    case 301: "Moved Permanently"
+    case 302: "Found"
+    case 303: "See Other"
+    case 304: "Not Modified"
+    case 307: "Temporary Redirect"
+    case 308: "Permanent Redirect"
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 405: "Method Not Allowed"
+    case 408: "Request Timeout"
+    case 409: "Conflict"
+    case 410: "Gone"
+    case 413: "Content Too Large"
+    case 415: "Unsupported Media Type"
+    case 417: "Expectation Failed"
+    case 422: "Unprocessable Content"
+    case 429: "Too Many Requests"
+    case 431: "Request Header Fields Too Large"
+    case 500: "Internal Server Error"
+    case 501: "Not Implemented"
+    case 502: "Bad Gateway"
+    case 503: "Service Unavailable"
+    case 504: "Gateway Timeout"
+    case 505: "HTTP Version Not Supported"
+    default: "Status \(status)"
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// An HTTP/1.1 server on loopback that records every request it receives and answers with
+/// scripted responses, so canaries travel through an app's real transport.
+///
+/// It binds only 127.0.0.1 (or ::1) on an ephemeral port, runs one dedicated I/O thread with
+/// epoll (Linux) or poll, and never blocks the cooperative thread pool. Handlers are synchronous
+/// closures called on that I/O thread: keep them quick (use ``ServerResponse/delay`` to answer
+/// late without stalling other connections).
+///
+/// ```swift
+/// let server = LoopbackServer()
+/// server.on(.post, "/signin") { request in .json(["token": "cnry…"]) }
+/// try server.start()
+/// defer { server.stop() }
+/// ```
+public final class LoopbackServer: Sendable {
+  /// Where and how the server listens.
+  public struct Configuration: Sendable {
+    /// The loopback address to bind.
+    public enum Host: Sendable, Hashable {
+      /// 127.0.0.1.
+      case ipv4
+      /// ::1.
+      case ipv6
+    }
+
+    /// The loopback address to bind; there is no way to bind anything else.
+    public var host: Host = .ipv4
+    /// The port; 0 (the default) lets the kernel choose a free one.
+    public var port: UInt16 = 0
+    /// The largest request head (or trailer block) accepted; larger ones get 431.
+    public var maxHeaderBytes: Int = 64 * 1024
+    /// The largest request body accepted; larger ones get 413.
+    public var maxBodyBytes: Int = 32 * 1024 * 1024
+    /// How long a connection may stay silent before it is closed (a partial request gets 408).
+    public var idleTimeout: Duration = .seconds(30)
+    /// Whether well-formed requests are kept in ``LoopbackServer/requests`` (malformed ones always are).
+    public var recordsRequests: Bool = true
+    /// Uses poll(2) even where epoll is available (for tests of the portable path).
+    public var usePollInsteadOfEpoll: Bool = false
+
+    /// The defaults: 127.0.0.1, ephemeral port, 64 KiB heads, 32 MiB bodies, 30 s idle timeout.
+    public init() {}
+  }
+
+  /// The configuration the server was created with.
+  public let configuration: Configuration
+  private let state: ServerState
+  private let loop = Locked<EventLoop?>(nil)
+  private let lastPort: Locked<UInt16>
+
+  /// Creates a stopped server; call ``start()``.
+  public init(configuration: Configuration = Configuration()) {
+    self.configuration = configuration
+    self.state = ServerState(recordsRequests: configuration.recordsRequests)
+    self.lastPort = Locked(configuration.port)
+  }
+
+  deinit {
+    if let running = loop.current {
+      FileHandle.standardError.write(
+        Data(
+          "CanaryTrap: LoopbackServer on port \(running.listener.port) was deinitialized while still running; stopping it. Call stop() when done.\n"
+            .utf8))
+      running.requestStop()
+    }
+  }
+
+  /// Binds, listens and starts the I/O thread; returns once connections are accepted.
+  /// Calling it on a running server does nothing.
+  public func start() throws {
+    try loop.withLock { loop in
+      guard loop == nil else { return }
+      let started = try EventLoop(configuration: configuration, state: state)
+      started.start()
+      lastPort.withLock { $0 = started.listener.port }
+      loop = started
+    }
+  }
+
+  /// Closes the listener and every connection and joins the I/O thread; safe to call twice.
+  public func stop() {
+    let running = loop.withLock { loop -> EventLoop? in
+      defer { loop = nil }
+      return loop
+    }
+    running?.requestStop()
+  }
+
+  /// Whether the server is accepting connections.
+  public var isRunning: Bool { loop.current != nil }
+
+  /// The bound port (the last one, once stopped; the configured one before starting).
+  public var port: UInt16 { lastPort.current }
+
+  /// The numeric address the listener is bound to, read back from the socket (nil when stopped).
+  public var boundAddress: String? { loop.current?.listener.boundAddress }
+
+  /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
+  public var baseURL: URL {
+    let host = configuration.host == .ipv6 ? "[::1]" : "127.0.0.1"
+    return URL(string: "http://\(host):\(port)")!
+  }
+
+  /// Answers requests with `method` (or ``HTTPMethod/any``) to exactly `path` with `handler`.
+  ///
+  /// `path` is compared with the request path as sent (percent-encoded, without the query), then
+  /// with its percent-decoded form. A later route for the same method and path replaces it.
+  public func on(
+    _ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (RecordedRequest) -> ServerResponse
+  ) {
+    state.setRoute(method, path, handler)
+  }
+
+  /// Answers requests with `method` to exactly `path` with a fixed response.
+  public func on(_ method: HTTPMethod, _ path: String, respond response: ServerResponse) {
+    state.setRoute(method, path) { _ in response }
+  }
+
+  /// Answers every request no route matches (by default: 404 `no route`).
+  public func setFallback(_ handler: @escaping @Sendable (RecordedRequest) -> ServerResponse) {
+    state.setFallback(handler)
+  }
+
+  /// Every request received, in arrival order, malformed ones included.
+  public var requests: [RecordedRequest] { state.requests }
+
+  /// The well-formed requests to `path` (compared like routes), in arrival order.
+  public func requests(to path: String) -> [RecordedRequest] {
+    state.requests.filter {
+      $0.malformed == nil && ($0.path == path || $0.path.removingPercentEncoding == path)
+    }
+  }
+
+  /// Forgets every recorded request.
+  public func clearRequests() { state.clearRequests() }
+}

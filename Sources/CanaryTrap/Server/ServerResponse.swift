@@ -1,0 +1,120 @@
+import Foundation
+
+/// A scripted answer: status with any reason phrase, ordered headers, a fixed or chunked body, an
+/// optional delay and an optional fault.
+public struct ServerResponse: Sendable {
+  /// How the body is sent.
+  public enum Body: Sendable, Hashable {
+    /// Sent in one piece with `Content-Length`.
+    case fixed(Data)
+    /// Sent with `Transfer-Encoding: chunked`, one chunk per element (empty elements are skipped).
+    case chunked([Data])
+
+    /// Every byte of the body, chunks joined.
+    public var data: Data {
+      switch self {
+      case .fixed(let data): data
+      case .chunked(let chunks): chunks.reduce(into: Data()) { $0.append($1) }
+      }
+    }
+  }
+
+  /// A way to break the exchange on purpose, to exercise the app's error paths.
+  public enum Fault: Sendable, Hashable {
+    /// Close the connection without sending anything.
+    case closeBeforeResponse
+    /// Send the head and half of the body, then close.
+    case closeMidBody
+    /// Abort the connection with a TCP reset (`SO_LINGER` 0) instead of answering.
+    case reset
+  }
+
+  /// The status code, such as 200 or 302.
+  public var status: Int
+  /// The reason phrase; nil uses the standard phrase for ``status``.
+  public var reason: String?
+  /// The header fields, in order; `Content-Length` or `Transfer-Encoding` are added when absent.
+  public var headers: HTTPHeaders
+  /// The body.
+  public var body: Body
+  /// How long to wait before answering; other connections are served meanwhile.
+  public var delay: Duration?
+  /// A fault to inject instead of (or in the middle of) the answer.
+  public var fault: Fault?
+
+  /// Creates a response.
+  public init(
+    status: Int = 200, reason: String? = nil, headers: HTTPHeaders = HTTPHeaders(),
+    body: Body = .fixed(Data()), delay: Duration? = nil, fault: Fault? = nil
+  ) {
+    self.status = status
+    self.reason = reason
+    self.headers = headers
+    self.body = body
+    self.delay = delay
+    self.fault = fault
+  }
+
+  /// A `text/plain; charset=utf-8` response.
+  public static func text(_ text: String, status: Int = 200) -> ServerResponse {
+    ServerResponse(
+      status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .fixed(Data(text.utf8)))
+  }
+
+  /// An `application/json` response whose body is `jsonText` exactly as given.
+  public static func json(_ jsonText: String, status: Int = 200) -> ServerResponse {
+    ServerResponse(
+      status: status, headers: ["Content-Type": "application/json"], body: .fixed(Data(jsonText.utf8)))
+  }
+
+  /// An `application/json` response encoding `object` with sorted keys and unescaped slashes.
+  public static func json(object: some Encodable, status: Int = 200) -> ServerResponse {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(object)) ?? Data("null".utf8)
+    return ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: .fixed(data))
+  }
+
+  /// An `application/json` response of a flat string dictionary, such as `["token": canary]`.
+  public static func json(_ fields: [String: String], status: Int = 200) -> ServerResponse {
+    json(object: fields, status: status)
+  }
+
+  /// A redirect (301, 302, 303, 307 or 308, or any status) to `location`, sent verbatim.
+  public static func redirect(_ status: Int, to location: String) -> ServerResponse {
+    ServerResponse(status: status, headers: ["Location": location, "Content-Type": "text/plain"])
+  }
+
+  /// An empty response with `status`.
+  public static func status(_ status: Int, reason: String? = nil) -> ServerResponse {
+    ServerResponse(status: status, reason: reason)
+  }
+
+  /// A copy with one more header field (earlier fields of the same name are kept).
+  public func header(_ name: String, _ value: String) -> ServerResponse {
+    var copy = self
+    copy.headers.add(name, value)
+    return copy
+  }
+
+  /// A copy answered only after `delay`.
+  public func delayed(by delay: Duration) -> ServerResponse {
+    var copy = self
+    copy.delay = delay
+    return copy
+  }
+
+  /// A copy that injects `fault`.
+  public func failing(with fault: Fault) -> ServerResponse {
+    var copy = self
+    copy.fault = fault
+    return copy
+  }
+
+  /// A copy with a different reason phrase.
+  public func reason(_ reason: String) -> ServerResponse {
+    var copy = self
+    copy.reason = reason
+    return copy
+  }
+}

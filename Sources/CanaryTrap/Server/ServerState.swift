@@ -1,0 +1,58 @@
+import Foundation
+
+/// Routes and recordings of one server, shared by the public API and the I/O thread.
+final class ServerState: Sendable {
+  typealias Handler = @Sendable (RecordedRequest) -> ServerResponse
+
+  private struct RouteKey: Hashable {
+    var method: String
+    var path: String
+  }
+
+  private let routes = Locked([RouteKey: Handler]())
+  private let fallback = Locked<Handler>({ _ in .text("no route\n", status: 404) })
+  private let records = Locked([RecordedRequest]())
+  let recordsRequests: Bool
+
+  init(recordsRequests: Bool) { self.recordsRequests = recordsRequests }
+
+  func setRoute(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
+    routes.withLock { $0[RouteKey(method: method.rawValue, path: path)] = handler }
+  }
+
+  func setFallback(_ handler: @escaping Handler) {
+    fallback.withLock { $0 = handler }
+  }
+
+  /// The handler for `request`: exact method and path, then any method, then the decoded path,
+  /// then the fallback.
+  func handler(for request: RecordedRequest) -> Handler {
+    let decoded = request.path.removingPercentEncoding
+    let found = routes.withLock { table -> Handler? in
+      for path in [request.path, decoded].compactMap({ $0 }) {
+        if let handler = table[RouteKey(method: request.method, path: path)]
+          ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: path)]
+        {
+          return handler
+        }
+      }
+      return nil
+    }
+    return found ?? fallback.current
+  }
+
+  /// Appends `request`, numbering it in arrival order, and returns it numbered.
+  @discardableResult
+  func record(_ request: RecordedRequest) -> RecordedRequest {
+    var numbered = request
+    records.withLock {
+      numbered.sequence = $0.count
+      if recordsRequests || request.malformed != nil { $0.append(numbered) }
+    }
+    return numbered
+  }
+
+  var requests: [RecordedRequest] { records.current }
+
+  func clearRequests() { records.withLock { $0.removeAll() } }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An error from a socket system call, naming the call and the `errno` it set.
+public struct SocketError: Error, CustomStringConvertible, Sendable {
+  /// The system call that failed.
+  public var call: String
+  /// The `errno` value it set.
+  public var code: Int32
+
+  /// Describes the failure with the call, the errno and its text.
+  public var description: String { "\(call) failed: errno \(code) (\(String(cString: strerror(code))))" }
+}
+
+/// Thin wrappers over the POSIX socket calls that differ between Glibc and Darwin.
+enum SocketShims {
+  static var streamType: Int32 {
+    #if canImport(Glibc)
+      Int32(SOCK_STREAM.rawValue)
+    #else
+      SOCK_STREAM
+    #endif
+  }
+
+  /// The flags for `send`: no SIGPIPE on Linux (Darwin uses `SO_NOSIGPIPE` on the socket).
+  static var sendFlags: Int32 {
+    #if canImport(Glibc)
+      Int32(MSG_NOSIGNAL)
+    #else
+      0
+    #endif
+  }
+
+  static func closeDescriptor(_ fd: Int32) {
+    #if canImport(Glibc)
+      _ = Glibc.close(fd)
+    #else
+      _ = Darwin.close(fd)
+    #endif
+  }
+
+  static func setNonBlocking(_ fd: Int32) throws {
+    let flags = fcntl(fd, F_GETFL, 0)
+    guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) >= 0 else {
+      throw SocketError(call: "fcntl(O_NONBLOCK)", code: errno)
+    }
+  }
+
+  static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) {
+    var value = value
+    _ = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+  }
+
+  /// Prepares an accepted or listening socket: non-blocking, no Nagle, no SIGPIPE.
+  static func configureStream(_ fd: Int32) throws {
+    try setNonBlocking(fd)
+    setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
+    #if canImport(Darwin)
+      setOption(fd, level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
+    #endif
+  }
+
+  /// Makes the next `close` send a TCP reset instead of a clean FIN.
+  static func setResetOnClose(_ fd: Int32) {
+    var option = linger(l_onoff: 1, l_linger: 0)
+    _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+  }
+
+  static func shutdownWrite(_ fd: Int32) {
+    #if canImport(Glibc)
+      _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    #else
+      _ = Darwin.shutdown(fd, SHUT_WR)
+    #endif
+  }
+
+  /// Raises the soft limit on open files towards the hard limit so that many clients fit.
+  static func raiseOpenFileLimit(to wanted: UInt64 = 16_384) {
+    var limit = rlimit()
+    #if canImport(Glibc)
+      let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+      let resource = RLIMIT_NOFILE
+    #endif
+    guard getrlimit(resource, &limit) == 0 else { return }
+    let target = min(rlim_t(wanted), limit.rlim_max)
+    if limit.rlim_cur < target {
+      limit.rlim_cur = target
+      _ = setrlimit(resource, &limit)
+    }
+  }
+
+  static func makePipe() throws -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { throw SocketError(call: "pipe", code: errno) }
+    try setNonBlocking(fds[0])
+    try setNonBlocking(fds[1])
+    return (fds[0], fds[1])
+  }
+
+  static var isWouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+}

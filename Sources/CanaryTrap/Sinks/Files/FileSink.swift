@@ -1,0 +1,120 @@
+import Foundation
+
+/// Scans files an app writes: paths, directories (walked recursively) and glob patterns such as
+/// `logs/**/*.log` — app logs, exported HAR/cURL files, crash-reporter breadcrumbs, temp dirs.
+///
+/// By default only what was written during the scope is scanned: files created since ``begin()``
+/// whole, and the bytes beyond each existing file's size at ``begin()``; a file truncated or
+/// replaced since then is scanned whole. Findings are named `file:` and the file's path relative
+/// to `base` (or to the watched path's parent directory), such as `file:logs/app.log`.
+///
+/// A file that existed during the scope but is gone when it ends, or cannot be read, is still
+/// returned as content: the scanner then reports that source as failed, naming the file, while
+/// the other files are scanned normally. A listed path that never existed is simply absent.
+public final class FileSink: LeakSink {
+  /// How much of each file to scan.
+  public enum Coverage: Sendable, Hashable {
+    /// Only bytes written between ``FileSink/begin()`` and ``FileSink/collect()``.
+    case writtenDuringScope
+    /// Every byte of every covered file.
+    case wholeFiles
+  }
+
+  /// The prefix of every finding's name, `file` unless told otherwise.
+  public let name: String
+  /// How much of each file is scanned.
+  public let coverage: Coverage
+  private let targets: [FileTarget]
+  private let snapshot = Locked<[String: Snapshot]?>(nil)
+
+  /// A covered file as it was at ``begin()``.
+  private struct Snapshot: Sendable {
+    var identity: FileIdentity
+    var displayName: String
+  }
+
+  /// Watches `paths`: files, directories or glob patterns, relative ones resolved against `base`
+  /// (the current directory by default).
+  public init(
+    name: String = "file", _ paths: [String], relativeTo base: URL? = nil,
+    coverage: Coverage = .writtenDuringScope
+  ) {
+    self.name = name
+    self.coverage = coverage
+    self.targets = paths.map { FileTarget($0, base: base?.standardizedFileURL.path) }
+  }
+
+  /// Watches the files or directories at `urls`.
+  public convenience init(
+    name: String = "file", urls: [URL], relativeTo base: URL? = nil, coverage: Coverage = .writtenDuringScope
+  ) {
+    self.init(name: name, urls.map { $0.standardizedFileURL.path }, relativeTo: base, coverage: coverage)
+  }
+
+  /// Records the size and identity of every covered file.
+  public func begin() async throws {
+    let current = identities(of: resolveAll())
+    try snapshot.withLock { snapshot in
+      guard snapshot == nil else { throw SinkError.alreadyBegun(name) }
+      snapshot = current
+    }
+  }
+
+  /// The regions of covered files written during the scope (or whole files), one content each.
+  public func collect() async throws -> [SinkContent] {
+    guard let before = snapshot.current else { throw SinkError.notBegun(name) }
+    var contents: [SinkContent] = []
+    var seen: Set<String> = []
+    for match in resolveAll() {
+      seen.insert(match.path)
+      let contentName = "\(name):\(match.displayName)"
+      let url = URL(fileURLWithPath: match.path)
+      guard let now = FileIdentity(path: match.path) else {
+        contents.append(.file(url, from: 0, name: contentName))  // vanished: the scan reports it
+        continue
+      }
+      let offset = startOffset(now: now, before: before[match.path]?.identity)
+      if coverage == .writtenDuringScope && offset == now.size && before[match.path] != nil { continue }
+      contents.append(.file(url, from: offset, name: contentName))
+    }
+    for (path, old) in before.sorted(by: { $0.key < $1.key }) where !seen.contains(path) {
+      if FileIdentity(path: path) == nil {  // existed at begin, gone now: the scan reports it
+        contents.append(.file(URL(fileURLWithPath: path), from: 0, name: "\(name):\(old.displayName)"))
+      }
+    }
+    return contents
+  }
+
+  /// Forgets the snapshot so the sink can begin again.
+  public func end() async {
+    snapshot.withLock { $0 = nil }
+  }
+
+  private func startOffset(now: FileIdentity, before: FileIdentity?) -> UInt64 {
+    guard coverage == .writtenDuringScope, let before else { return 0 }
+    let sameFile = before.device == now.device && before.inode == now.inode
+    return sameFile && now.size >= before.size ? before.size : 0
+  }
+
+  private func resolveAll() -> [FileTarget.Match] {
+    var unique: [String: FileTarget.Match] = [:]
+    var order: [String] = []
+    for target in targets {
+      for match in target.resolve() where unique[match.path] == nil {
+        unique[match.path] = match
+        order.append(match.path)
+      }
+    }
+    return order.map { unique[$0]! }
+  }
+
+  private func identities(of matches: [FileTarget.Match]) -> [String: Snapshot] {
+    var result: [String: Snapshot] = [:]
+    for match in matches {
+      if let identity = FileIdentity(path: match.path) {
+        result[match.path] = Snapshot(identity: identity, displayName: match.displayName)
+      }
+    }
+    return result
+  }
+}

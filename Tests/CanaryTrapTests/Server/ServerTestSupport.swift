@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import CanaryTrap
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A started server with a short idle timeout, stopped by the caller.
+func makeServer(_ configure: (inout LoopbackServer.Configuration) -> Void = { _ in }) throws -> LoopbackServer
+{
+  var configuration = LoopbackServer.Configuration()
+  configuration.idleTimeout = .seconds(5)
+  configure(&configuration)
+  let server = LoopbackServer(configuration: configuration)
+  try server.start()
+  return server
+}
+
+/// A URLSession with no cache, no shared cookies and short timeouts.
+func makeSession(cookies: HTTPCookieStorage? = nil) -> URLSession {
+  let configuration = URLSessionConfiguration.ephemeral
+  configuration.timeoutIntervalForRequest = 5
+  configuration.urlCache = nil
+  configuration.httpCookieStorage = cookies
+  configuration.httpShouldSetCookies = cookies != nil
+  configuration.httpCookieAcceptPolicy = cookies == nil ? .never : .always
+  return URLSession(configuration: configuration)
+}
+
+/// Sends `request` and returns the body and HTTP response.
+func send(_ request: URLRequest, session: URLSession) async throws -> (Data, HTTPURLResponse) {
+  let (data, response) = try await session.data(for: request)
+  return (data, try #require(response as? HTTPURLResponse))
+}
