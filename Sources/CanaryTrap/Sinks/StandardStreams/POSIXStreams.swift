@@ -65,12 +65,23 @@ enum POSIXStreams {
     }
   }
 
-  /// Reads what is available into `buffer`; 0 at end of file, -1 on a lasting error.
+  /// What ``readChunk(_:into:)`` returns when a non-blocking descriptor has nothing yet.
+  static let wouldBlock = -2
+
+  /// Makes reads from `fd` return at once instead of waiting.
+  static func makeNonBlocking(_ fd: Int32) {
+    let flags = fcntl(fd, F_GETFL)
+    if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+  }
+
+  /// Reads what is available into `buffer`: the count, 0 at end of file, ``wouldBlock`` if
+  /// nothing is there yet, -1 on a lasting error.
   static func readChunk(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
     while true {
       let count = read(fd, buffer.baseAddress, buffer.count)
       if count >= 0 { return count }
-      if errno != EINTR && errno != EAGAIN { return -1 }
+      if errno == EAGAIN || errno == EWOULDBLOCK { return wouldBlock }
+      if errno != EINTR { return -1 }
     }
   }
 
