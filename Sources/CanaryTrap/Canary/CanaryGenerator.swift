@@ -70,11 +70,13 @@ public struct CanaryGenerator: Sendable {
   }
 
   /// A password with symbols between two runs of random letters: 110 random bits.
+  ///
+  /// It always holds a space and a `%`, which no URL or form can carry unencoded.
   private func makePassword() -> String {
     var generator = SystemRandomNumberGenerator()
-    let symbols = (0..<4).map { _ in Self.passwordSymbols.randomElement(using: &generator)! }
-    return Self.prefix + randomSymbols(12) + String(decoding: symbols, as: UTF8.self)
-      + randomSymbols(10) + "P!"
+    let symbols = (0..<3).map { _ in Self.passwordSymbols.randomElement(using: &generator)! }
+    return Self.prefix + randomSymbols(12) + " " + String(decoding: symbols, as: UTF8.self)
+      + randomSymbols(10) + "%P!"
   }
 
   /// A JWT whose payload's `sub` is a fresh opaque token and whose signature is random bytes.
