@@ -81,6 +81,14 @@
       return outcome?.report
     }
 
+    /// Fails the test once per problem of `report` (for instance one from `runMatrix` or another
+    /// scope) at this line; a clean report records nothing.
+    public func expectNoLeaks(
+      _ report: LeakReport, file: StaticString = #filePath, line: UInt = #line
+    ) {
+      recordProblems(report.issueMessages(), at: ("\(file)", Int(line)))
+    }
+
     private func rememberSite(file: StaticString, line: UInt) {
       if failureSite == nil { failureSite = ("\(file)", Int(line)) }
     }

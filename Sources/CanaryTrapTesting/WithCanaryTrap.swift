@@ -12,6 +12,7 @@ import Foundation
 /// A scope that cannot start is recorded as an issue and `body` still runs, so that the function
 /// can rethrow exactly what `body` throws. When `CANARY_TRAP_REPORT_DIR` (or the configuration's
 /// report directory) is set, the report is written there in every format.
+@discardableResult
 public func withCanaryTrap<R>(
   title: String? = nil,
   configuration: CanaryTrap.Configuration = CanaryTrap.Configuration(),
