@@ -41,6 +41,12 @@ final class StandardStreamCapture: Sendable {
           output.restore(timeout: Self.restoreTimeout)
           throw error
         }
+      } else {
+        // Bytes written before this window opened must not land in it: store them first.
+        POSIXStreams.flushStdio()
+        for redirection in state.redirections {
+          _ = redirection.waitUntilDrained(timeout: Self.restoreTimeout)
+        }
       }
       state.openWindows += 1
       let id = state.nextWindow

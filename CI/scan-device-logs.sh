@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Scans device and simulator logs collected after a UI test run for the canaries that run planted.
+#
+#   CI/scan-device-logs.sh --manifest canaries.json [--format text|json|junit|sarif|html]
+#                          [--output FILE] [--min-fragment N] LOG...
+#
+# Each LOG may be a file, a directory (walked recursively), a .tar.gz/.tgz/.tar or .zip archive
+# (extracted into a temporary directory), or on macOS a .logarchive (converted with
+# `log show --archive`, because its tracev3 files are compressed). The manifest is the one the UI
+# test run wrote (`CanarySet.manifest` / `canary serve --manifest-out`).
+#
+# Exit status is `canary scan`'s: 0 no leak, 1 leaks found, 2 bad usage or unreadable input.
+# Set CANARY to the canary executable to use; by default `canary` from PATH, else `swift run canary`.
+set -euo pipefail
+
+usage() {
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+manifest=""
+scan_options=()
+inputs=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --manifest) [ $# -ge 2 ] || usage; manifest="$2"; shift 2 ;;
+    --format|--output|--min-fragment) [ $# -ge 2 ] || usage; scan_options+=("$1" "$2"); shift 2 ;;
+    -h|--help) usage ;;
+    --) shift; inputs+=("$@"); break ;;
+    -*) echo "scan-device-logs: unknown option $1" >&2; exit 2 ;;
+    *) inputs+=("$1"); shift ;;
+  esac
+done
+[ -n "$manifest" ] || { echo "scan-device-logs: --manifest FILE is required" >&2; exit 2; }
+[ -r "$manifest" ] || { echo "scan-device-logs: cannot read manifest $manifest" >&2; exit 2; }
+[ ${#inputs[@]} -gt 0 ] || { echo "scan-device-logs: give at least one log file, directory or archive" >&2; exit 2; }
+
+if [ -n "${CANARY:-}" ]; then
+  read -r -a canary_command <<< "$CANARY"
+elif command -v canary >/dev/null 2>&1; then
+  canary_command=(canary)
+else
+  canary_command=(swift run --skip-build canary)
+  swift build --product canary >/dev/null 2>&1 || canary_command=(swift run canary)
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/canary-device-logs.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+paths=()
+index=0
+for input in "${inputs[@]}"; do
+  index=$((index + 1))
+  if [ ! -e "$input" ]; then
+    echo "scan-device-logs: no such file or directory: $input" >&2
+    exit 2
+  fi
+  case "$input" in
+    *.logarchive|*.logarchive/)
+      if command -v log >/dev/null 2>&1 && [ "$(uname)" = "Darwin" ]; then
+        out="$work/$index-$(basename "${input%/}").log"
+        log show --archive "$input" --info --debug --style syslog > "$out"
+        paths+=("$out")
+      else
+        echo "scan-device-logs: $input is a logarchive; 'log show' is only on macOS, scanning its raw files" >&2
+        paths+=("$input")
+      fi
+      ;;
+    *.tar.gz|*.tgz|*.tar)
+      dir="$work/$index-$(basename "$input")"
+      mkdir -p "$dir"
+      tar -xf "$input" -C "$dir" || { echo "scan-device-logs: cannot extract $input" >&2; exit 2; }
+      paths+=("$dir")
+      ;;
+    *.zip)
+      dir="$work/$index-$(basename "$input")"
+      mkdir -p "$dir"
+      if command -v unzip >/dev/null 2>&1; then
+        unzip -q "$input" -d "$dir" || { echo "scan-device-logs: cannot extract $input" >&2; exit 2; }
+      elif command -v ditto >/dev/null 2>&1; then
+        ditto -x -k "$input" "$dir" || { echo "scan-device-logs: cannot extract $input" >&2; exit 2; }
+      else
+        python3 -m zipfile -e "$input" "$dir" || { echo "scan-device-logs: cannot extract $input" >&2; exit 2; }
+      fi
+      paths+=("$dir")
+      ;;
+    *)
+      paths+=("$input")
+      ;;
+  esac
+done
+
+# exec keeps canary scan's exit status: 0 clean, 1 leaks, 2 bad input
+set +e
+"${canary_command[@]}" scan --manifest "$manifest" "${scan_options[@]+"${scan_options[@]}"}" "${paths[@]}"
+exit $?
