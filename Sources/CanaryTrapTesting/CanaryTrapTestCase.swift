@@ -8,11 +8,12 @@
   ///
   /// Failures point at the line of the test's ``expectNoLeaks(file:line:)`` call when it makes
   /// one, else at the first ``canary(_:at:file:line:)`` or ``memoryLog(_:file:line:)`` it called
-  /// on the test case. Subclasses that override `setUp() async throws` or
+  /// on the test case (a test that only uses `trap` directly gets failures without a useful line;
+  /// XCTest offers no way to learn a test method's file). Subclasses that override `setUp() async throws` or
   /// `tearDown() async throws` must call `super`.
   open class CanaryTrapTestCase: XCTestCase {
     private var session: ScopeSession?
-    private var failureSite: (file: String, line: Int)?
+    private let failureSite = Locked<(file: String, line: Int)?>(nil)
 
     /// The configuration each test's scope gets; override to add sinks or a report directory.
     open var canaryTrapConfiguration: CanaryTrap.Configuration { CanaryTrap.Configuration() }
@@ -29,7 +30,7 @@
     /// Starts a fresh scope for the test.
     open override func setUp() async throws {
       try await super.setUp()
-      failureSite = nil
+      failureSite.withLock { $0 = nil }
       let name = name
       let session = ScopeSession(
         title: name, configuration: canaryTrapConfiguration, sourceLocation: nil)
@@ -42,7 +43,7 @@
       if let session {
         self.session = nil
         if let outcome = await session.finish(thrown: nil) {
-          recordProblems(outcome.messages, at: failureSite)
+          recordProblems(outcome.messages, at: failureSite.current)
         }
       }
       try await super.tearDown()
@@ -90,7 +91,9 @@
     }
 
     private func rememberSite(file: StaticString, line: UInt) {
-      if failureSite == nil { failureSite = ("\(file)", Int(line)) }
+      failureSite.withLock { site in
+        if site == nil { site = ("\(file)", Int(line)) }
+      }
     }
 
     /// Records each message as a failure at `site`, or without a line when none is known.
