@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(OSLog)
+  import OSLog
+#endif
+
+/// Scans what the current process logged through `os_log`/`Logger` since ``begin()``, read back
+/// with `OSLogStore(scope: .currentProcessIdentifier)` on Apple platforms.
+///
+/// Where there is no unified logging (Linux), ``isAvailable`` is false and ``collect()`` throws
+/// a clear "unavailable on this platform" error, so the scope reports the sink as failed rather
+/// than silently clean. Values logged as private (the default for dynamic strings) are redacted
+/// by the system before the store returns them, so only what the log really exposes is scanned.
+public final class OSLogSink: LeakSink {
+  /// The name findings use, `os-log` unless told otherwise.
+  public let name: String
+  /// Only entries of this subsystem are scanned, if given.
+  public let subsystem: String?
+  private let start = Locked<Date?>(nil)
+
+  /// Whether this platform can read the process's own log entries.
+  public static var isAvailable: Bool {
+    #if canImport(OSLog)
+      if #available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *) { return true }
+    #endif
+    return false
+  }
+
+  /// Creates a sink over the process's log, optionally limited to one subsystem.
+  public init(name: String = "os-log", subsystem: String? = nil) {
+    self.name = name
+    self.subsystem = subsystem
+  }
+
+  /// Remembers when the scope began; entries from then on are scanned.
+  public func begin() async throws {
+    start.withLock { $0 = Date() }
+  }
+
+  /// Each entry since ``begin()`` as a line `subsystem [category] message`.
+  public func collect() async throws -> [SinkContent] {
+    guard let since = start.current else { throw SinkError.notBegun(name) }
+    #if canImport(OSLog)
+      if #available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *) {
+        return [.bytes(Data(try readEntries(since: since).utf8), name: name)]
+      }
+    #endif
+    _ = since
+    throw SinkError.unavailable(name, "reading os_log entries (OSLogStore)")
+  }
+
+  #if canImport(OSLog)
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+    private func readEntries(since: Date) throws -> String {
+      do {
+        let store = try OSLogStore(scope: .currentProcessIdentifier)
+        var text = ""
+        for entry in try store.getEntries(at: store.position(date: since)) where entry.date >= since {
+          guard let log = entry as? OSLogEntryLog else { continue }
+          if let subsystem, log.subsystem != subsystem { continue }
+          text += "\(log.subsystem) [\(log.category)] \(log.composedMessage)\n"
+        }
+        return text
+      } catch {
+        throw SinkError(sink: name, reason: "OSLogStore could not be read: \(error)")
+      }
+    }
+  #endif
+}
