@@ -56,17 +56,3 @@ struct DemoScenario: Sendable {
     return (reasons.isEmpty, reasons)
   }
 }
-
-/// A cookie storage read as `name=value` lines, so stored cookies are scanned like any sink.
-struct CookieStorageText: @unchecked Sendable {
-  /// The storage; `HTTPCookieStorage` is thread-safe.
-  let storage: HTTPCookieStorage
-
-  /// A sink named `cookie-storage` listing every stored cookie.
-  var sink: TextSink {
-    TextSink(name: "cookie-storage") {
-      (storage.cookies ?? []).map { "\($0.name)=\($0.value); domain=\($0.domain); path=\($0.path)" }
-        .joined(separator: "\n")
-    }
-  }
-}

@@ -31,7 +31,7 @@ extension DemoScenario {
   /// Example 1: prints every request and response in full.
   static let printingLogger = DemoScenario(
     name: "printing-logger",
-    title: "1. PrintingLogger — prints every request and response (stdout, cookie storage)",
+    title: "1. PrintingLogger — prints every request and response (stdout, cookie storage, URL cache)",
     expectation: .leaks(
       at: [
         .requestURL(.query("session")), .requestURL(.path(2)), .requestHeader("authorization"),
@@ -45,9 +45,15 @@ extension DemoScenario {
   private static func runPrintingLogger(kinds: [RequestKind], printing: PrintDestination) async -> LeakReport
   {
     let sessionConfiguration = URLSessionConfiguration.ephemeral
-    let cookies = CookieStorageText(
-      storage: sessionConfiguration.httpCookieStorage ?? HTTPCookieStorage.shared)
-    var sinks: [any LeakSink] = [cookies.sink]
+    let cache = makeMemoryURLCache()
+    sessionConfiguration.urlCache = cache
+    sessionConfiguration.requestCachePolicy = .useProtocolCachePolicy
+    let cacheSink = URLCacheSink(cache: cache, name: "url-cache")
+    var sinks: [any LeakSink] = [
+      CookieStorageSink(
+        storage: sessionConfiguration.httpCookieStorage ?? HTTPCookieStorage.shared, name: "cookie-storage"),
+      cacheSink,
+    ]
     let printed = MemoryLog(name: "stdout")
     if printing == .memoryLog { sinks.append(printed) }
     let session = URLSession(configuration: sessionConfiguration)
@@ -61,7 +67,10 @@ extension DemoScenario {
       title: "printing-logger", configuration: configuration(sinks: sinks), kinds: kinds,
       transport: { _ in
         let logger = PrintingLogger(session: session, output: output)
-        return Transport { try await logger.send($0) }
+        return Transport { request in
+          cacheSink.lookUp(request)
+          return try await logger.send(request)
+        }
       },
       afterwards: { _ in fflushStandardOutput() })
   }
@@ -142,4 +151,13 @@ extension DemoScenario {
 /// Flushes C stdio's output buffers, where Swift's `print` writes.
 func fflushStandardOutput() {
   fflush(nil)
+}
+
+/// A URL cache held in memory only.
+func makeMemoryURLCache() -> URLCache {
+  #if canImport(FoundationNetworking)
+    URLCache(memoryCapacity: 8 << 20, diskCapacity: 0, diskPath: nil)
+  #else
+    URLCache(memoryCapacity: 8 << 20, diskCapacity: 0, directory: nil)
+  #endif
 }
