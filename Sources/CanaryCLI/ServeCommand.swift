@@ -1,7 +1,148 @@
+import CanaryTrap
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `canary serve`: serve scripted canary exchanges on loopback for an app in another process.
 enum ServeCommand {
+  static let help = """
+    USAGE: canary serve --manifest FILE [--port N] [--record FILE]
+
+    Serves the manifest's response-side canaries on 127.0.0.1 until SIGINT or SIGTERM, then writes
+    every request received, and which request-side canaries were seen, as JSON.
+
+    Every response carries the response.header[..] and response.cookie[..] canaries; bodies are
+    JSON with the response.body.json[..] canaries (response.body.text ones under "text"). GET
+    /redirect starts a redirect chain carrying the redirect[k].location.* canaries and ending on a
+    final URL carrying the final.url.* canaries.
+
+    OPTIONS:
+      --manifest FILE  The canary manifest (required).
+      --port N         The loopback port to listen on (default: an ephemeral port).
+      --record FILE    Where to write the JSON record (default: standard output).
+
+    The base URL is printed on the first line of standard output once the server listens.
+
+    """
+
+  struct Options {
+    var manifest: URL
+    var port: UInt16 = 0
+    var record: URL?
+  }
+
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    io.writeError("canary serve: not built yet.\n")
-    return ExitStatus.usage
+    await run(arguments, io: io, until: waitForTerminationSignal)
+  }
+
+  /// Runs the command, stopping when `until` returns (tests pass their own trigger).
+  static func run(_ arguments: [String], io: CommandIO, until stop: @Sendable () async -> Void) async -> Int32
+  {
+    if arguments.contains("--help") || arguments.contains("-h") {
+      io.writeOutput(help)
+      return ExitStatus.success
+    }
+    let options: Options
+    let manifest: CanaryManifest
+    do {
+      options = try parse(arguments)
+      manifest = try CanaryManifest(contentsOf: options.manifest)
+    } catch {
+      io.writeError("canary serve: \(error)\n")
+      return ExitStatus.usage
+    }
+    var configuration = LoopbackServer.Configuration()
+    configuration.port = options.port
+    let server = LoopbackServer(configuration: configuration)
+    let script = ServeScript(canaries: manifest.canaries)
+    for location in script.unsupported {
+      io.writeError("canary serve: cannot plant \(location); it is listed but not served\n")
+    }
+    do {
+      try server.start()
+    } catch {
+      io.writeError("canary serve: cannot listen on 127.0.0.1:\(options.port): \(error)\n")
+      return ExitStatus.usage
+    }
+    let baseURL = server.baseURL
+    server.setFallback { request in script.response(forPath: request.path, baseURL: baseURL) }
+    io.writeOutput("\(baseURL.absoluteString)\n")
+    await stop()
+    server.stop()
+    let record = ServeRecord(baseURL: baseURL, requests: server.requests, canaries: manifest.canaries)
+    do {
+      let data = try record.jsonData()
+      if let url = options.record {
+        try data.write(to: url, options: .atomic)
+      } else {
+        io.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
+      }
+    } catch {
+      io.writeError("canary serve: cannot write the record: \(error)\n")
+      return ExitStatus.usage
+    }
+    return ExitStatus.success
+  }
+
+  /// A bad command line, described in one line.
+  struct UsageError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static func parse(_ arguments: [String]) throws -> Options {
+    var manifest: URL?
+    var port: UInt16 = 0
+    var record: URL?
+    var index = 0
+    func value(for option: String) throws -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError(description: "\(option) needs a value") }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--manifest": manifest = URL(fileURLWithPath: try value(for: argument))
+      case "--record": record = URL(fileURLWithPath: try value(for: argument))
+      case "--port":
+        let text = try value(for: argument)
+        guard let number = UInt16(text) else {
+          throw UsageError(description: "--port needs a number from 0 to 65535, not '\(text)'")
+        }
+        port = number
+      default: throw UsageError(description: "unknown argument '\(argument)'; see 'canary serve --help'")
+      }
+      index += 1
+    }
+    guard let manifest else { throw UsageError(description: "--manifest FILE is required") }
+    return Options(manifest: manifest, port: port, record: record)
+  }
+
+  /// Returns when the process receives SIGINT or SIGTERM.
+  @Sendable static func waitForTerminationSignal() async {
+    let queue = DispatchQueue(label: "canary.serve.signals")
+    let resumed = Locked(false)
+    let sources = Locked<[any DispatchSourceSignal]>([])
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      for signalNumber in [SIGINT, SIGTERM] {
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+        source.setEventHandler {
+          let first = resumed.withLock { resumed -> Bool in
+            defer { resumed = true }
+            return !resumed
+          }
+          if first { continuation.resume() }
+        }
+        source.resume()
+        sources.withLock { $0.append(source) }
+      }
+    }
+    sources.withLock { $0.forEach { $0.cancel() } }
   }
 }

@@ -32,10 +32,17 @@ public struct CanaryGenerator: Sendable {
     }
   }
 
-  /// `count` symbols from the 32-letter alphabet: 5 random bits each.
+  /// `count` symbols from the 32-letter alphabet: 5 random bits each, 12 symbols per random word.
   func randomSymbols(_ count: Int) -> String {
     var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<count).map { _ in Self.alphabet[Int(generator.next(upperBound: UInt8(32)))] }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(count)
+    var word: UInt64 = 0
+    for index in 0..<count {
+      if index % 12 == 0 { word = generator.next() }
+      bytes.append(Self.alphabet[Int(word & 31)])
+      word >>= 5
+    }
     return String(decoding: bytes, as: UTF8.self)
   }
 
@@ -63,11 +70,13 @@ public struct CanaryGenerator: Sendable {
   }
 
   /// A password with symbols between two runs of random letters: 110 random bits.
+  ///
+  /// It always holds a space and a `%`, which no URL or form can carry unencoded.
   private func makePassword() -> String {
     var generator = SystemRandomNumberGenerator()
-    let symbols = (0..<4).map { _ in Self.passwordSymbols.randomElement(using: &generator)! }
-    return Self.prefix + randomSymbols(12) + String(decoding: symbols, as: UTF8.self)
-      + randomSymbols(10) + "P!"
+    let symbols = (0..<3).map { _ in Self.passwordSymbols.randomElement(using: &generator)! }
+    return Self.prefix + randomSymbols(12) + " " + String(decoding: symbols, as: UTF8.self)
+      + randomSymbols(10) + "%P!"
   }
 
   /// A JWT whose payload's `sub` is a fresh opaque token and whose signature is random bytes.

@@ -21,17 +21,21 @@ extension CanaryTrap {
       let planter = KindPlanter(trap: self, kindName: kind.name)
       planted.append((planter, try kind.plant(planter)))
     }
-    let runs = await withTaskGroup(of: (Int, MatrixResult.KindRun).self) { group in
-      for (index, (planter, requests)) in planted.enumerated() {
-        group.addTask { (index, await self.send(requests, of: planter, through: transport)) }
+    // Kinds that set cookies go last, so a session storing them cannot touch other kinds.
+    var runs: [(Int, MatrixResult.KindRun)] = []
+    for settingCookies in [false, true] {
+      let batch = planted.enumerated().filter { kinds[$0.offset].setsCookies == settingCookies }
+      runs += await withTaskGroup(of: (Int, MatrixResult.KindRun).self) { group in
+        for (index, (planter, requests)) in batch {
+          group.addTask { (index, await self.send(requests, of: planter, through: transport)) }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
       }
-      var runs: [(Int, MatrixResult.KindRun)] = []
-      for await run in group { runs.append(run) }
-      return runs.sorted { $0.0 < $1.0 }.map(\.1)
     }
-    let values = Set(runs.flatMap { $0.canaries.map(\.value) })
+    let kindRuns = runs.sorted { $0.0 < $1.0 }.map(\.1)
+    let values = Set(kindRuns.flatMap { $0.canaries.map(\.value) })
     let deliveries = proveDelivery().filter { values.contains($0.canary.value) }
-    return MatrixResult(kinds: runs, deliveries: deliveries, report: nil)
+    return MatrixResult(kinds: kindRuns, deliveries: deliveries, report: nil)
   }
 
   /// Runs the matrix in a fresh scope and returns the result with the scope's report attached.

@@ -26,7 +26,12 @@ enum LocationProof {
       return seen(
         { $0.request.headers.values(for: name).contains { $0.contains(value) } }, dropped: "header \(name)")
     case .requestCookie(let name):
-      return seen({ $0.cookies.contains { $0 == (name, value) } }, dropped: "cookie \(name)")
+      let sentNames = Set(received.flatMap { $0.cookies.map(\.name) }).sorted()
+      let replaced =
+        sentNames.isEmpty ? nil : "cookies the server did receive: \(sentNames.joined(separator: ", "))"
+      return seen(
+        { $0.cookies.contains { $0 == (name, value) } }, dropped: "cookie \(name)",
+        because: "the transport dropped cookie \(name)" + (replaced.map { "; \($0)" } ?? ""))
     case .requestBody(let part):
       return seen({ bodyPart(part, ofRequest: $0, is: value) }, dropped: "the body's \(part)")
     case .redirect(let hop, let part):

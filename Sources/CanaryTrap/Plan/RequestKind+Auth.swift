@@ -67,7 +67,9 @@ extension RequestKind {
 
   /// A sign-in returning JSON tokens and `Set-Cookie`, then a follow-up request sending the cookie back.
   public static let signIn = RequestKind(
-    name: "sign-in", summary: "sign-in returning JSON tokens and Set-Cookie, then a follow-up with the cookie"
+    name: "sign-in",
+    summary: "sign-in returning JSON tokens and Set-Cookie, then a follow-up with the cookie",
+    setsCookies: true
   ) { p in
     let email = p.canary(.email, at: .requestBody(.json("email")))
     let password = p.canary(.password, at: .requestBody(.json("password")))
@@ -78,9 +80,13 @@ extension RequestKind {
     let tokens = String(
       decoding: try jsonData(["access_token": access, "refresh_token": refresh, "user": ["id": userID]]),
       as: UTF8.self)
+    // The cookie's Domain names no real host, so no cookie store keeps it: FoundationNetworking
+    // would otherwise send it instead of the Cookie header of every later request to 127.0.0.1,
+    // whatever its port or path, and other kinds' cookies would never arrive.
     p.server.on(
       .post, p.path("login"),
-      respond: .json(tokens).header("Set-Cookie", "session_id=\(session); Path=\(p.route); HttpOnly"))
+      respond: .json(tokens).header(
+        "Set-Cookie", "session_id=\(session); Path=\(p.route); Domain=example.invalid; HttpOnly"))
     p.server.on(.get, p.path("me"), respond: .json(#"{"signed_in":true}"#))
     let login = p.request(
       "POST", p.url(p.path("login")), headers: [("Content-Type", "application/json")],

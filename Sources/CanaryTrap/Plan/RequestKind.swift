@@ -21,15 +21,22 @@ public struct RequestKind: Sendable {
   public let name: String
   /// One sentence saying what the kind exercises.
   public let summary: String
+  /// Whether the kind's server sets cookies. Such kinds run after every other kind of the matrix
+  /// has finished: a session that stores cookies may send them with, or instead of, the `Cookie`
+  /// header of other kinds' requests (FoundationNetworking replaces the app's header and ignores
+  /// the cookie's `Path`).
+  public let setsCookies: Bool
   /// Mints the kind's canaries, scripts the server and returns the requests, sent in order.
   public let plant: @Sendable (KindPlanter) throws -> [URLRequest]
 
   /// Creates a request kind.
   public init(
-    name: String, summary: String, plant: @escaping @Sendable (KindPlanter) throws -> [URLRequest]
+    name: String, summary: String, setsCookies: Bool = false,
+    plant: @escaping @Sendable (KindPlanter) throws -> [URLRequest]
   ) {
     self.name = name
     self.summary = summary
+    self.setsCookies = setsCookies
     self.plant = plant
   }
 }

@@ -1,4 +1,114 @@
 extension LeakReport {
-  /// JUnit XML (filled in by the next step).
-  func junitRendering() -> String { "" }
+  /// JUnit XML: one `<testcase>` per planted location (a `<failure>` listing its findings when it
+  /// leaked, an `<error>` when a canary there was never delivered), one per scanned source (an
+  /// `<error>` when it was silent or unreadable) and one for run errors. Undelivered canaries are
+  /// errors rather than skips because CI must not treat an unproven run as a pass.
+  func junitRendering() -> String {
+    let cases = junitCases()
+    let failures = cases.filter { $0.outcome?.element == "failure" }.count
+    let errorCount = cases.filter { $0.outcome?.element == "error" }.count
+    let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errorCount)\" skipped=\"0\""
+    var lines = [
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+      "<testsuites name=\"CanaryTrap\" \(counts)>",
+      "  <testsuite name=\"\(title.markupEscaped)\" \(counts)>",
+      "    <properties>",
+      "      <property name=\"verdict\" value=\"\(verdict.rawValue)\"/>",
+      "      <property name=\"summary\" value=\"\(verdictLine.markupEscaped)\"/>",
+    ]
+    if let sourceLocation {
+      let written = "\(sourceLocation.filePath):\(sourceLocation.line):\(sourceLocation.column)"
+      lines.append("      <property name=\"sourceLocation\" value=\"\(written.markupEscaped)\"/>")
+    }
+    lines.append("    </properties>")
+    for testCase in cases {
+      var attributes = "classname=\"\(title.markupEscaped)\" name=\"\(testCase.name.markupEscaped)\""
+      if let sourceLocation {
+        attributes +=
+          " file=\"\(sourceLocation.filePath.markupEscaped)\" line=\"\(sourceLocation.line)\""
+      }
+      guard let outcome = testCase.outcome else {
+        lines.append("    <testcase \(attributes)/>")
+        continue
+      }
+      lines.append("    <testcase \(attributes)>")
+      lines.append(
+        "      <\(outcome.element) type=\"\(outcome.type)\" message=\"\(outcome.message.markupEscaped)\">"
+          + outcome.details.map(\.markupEscaped).joined(separator: "\n")
+          + "</\(outcome.element)>")
+      lines.append("    </testcase>")
+    }
+    lines += ["  </testsuite>", "</testsuites>"]
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private struct JUnitCase {
+    var name: String
+    var outcome: Outcome?
+
+    struct Outcome {
+      var element: String
+      var type: String
+      var message: String
+      var details: [String]
+    }
+  }
+
+  private func junitCases() -> [JUnitCase] {
+    var cases: [JUnitCase] = []
+    for row in ReportMatrix(self, maxColumns: .max).rows {
+      let leaks = findings.filter { $0.canary.location == row.location }
+      let lost = undelivered.filter { $0.canary.location == row.location }
+      let lostNotes = lost.map { ReportProblem(.undelivered($0)).message }
+      if !leaks.isEmpty {
+        let places = leaks.map { "\($0.source) (\($0.encoding))" }
+        cases.append(
+          JUnitCase(
+            name: row.location.description,
+            outcome: .init(
+              element: "failure", type: "canary-leak",
+              message: "leaked \(count(leaks.count, "time")): " + places.joined(separator: ", "),
+              details: leaks.map(\.message) + lostNotes)))
+      } else if !lost.isEmpty {
+        cases.append(
+          JUnitCase(
+            name: row.location.description,
+            outcome: .init(
+              element: "error", type: "canary-undelivered",
+              message: "never delivered: " + lost.compactMap(\.reason).joined(separator: "; "),
+              details: lostNotes)))
+      } else {
+        cases.append(JUnitCase(name: row.location.description))
+      }
+    }
+    for source in sources {
+      let name = "source: \(source.name)"
+      switch source.status {
+      case .heard: cases.append(JUnitCase(name: name))
+      case .silent(let reason):
+        cases.append(
+          JUnitCase(
+            name: name,
+            outcome: .init(
+              element: "error", type: "canary-source-silent", message: "silent: \(reason)",
+              details: [ReportProblem(.silentSource(source)).message])))
+      case .failed(let reason):
+        cases.append(
+          JUnitCase(
+            name: name,
+            outcome: .init(
+              element: "error", type: "canary-source-failed", message: "unreadable: \(reason)",
+              details: [ReportProblem(.failedSource(source)).message])))
+      }
+    }
+    if !errors.isEmpty {
+      cases.append(
+        JUnitCase(
+          name: "run errors",
+          outcome: .init(
+            element: "error", type: "canary-run-error", message: count(errors.count, "error"),
+            details: errors.map { ReportProblem(.error($0)).message })))
+    }
+    return cases
+  }
 }

@@ -63,7 +63,10 @@ extension LeakFinding {
   }
 
   /// The encoding as words: `base64-encoded`, `in plain text`, `hashed (sha256-hex)`.
-  public var encodingPhrase: String {
+  public var encodingPhrase: String { Self.phrase(forEncoding: encoding) }
+
+  /// The words for an encoding name, such as `base64-encoded` for `base64`.
+  static func phrase(forEncoding encoding: String) -> String {
     switch encoding {
     case "raw": "in plain text"
     case "case-insensitive": "with its letter case changed"

@@ -1,6 +1,146 @@
 import Foundation
 
 extension LeakReport {
-  /// SARIF (filled in by the next step).
-  func sarifData() -> Data { Data() }
+  /// SARIF 2.1.0: one result per finding, one rule per location family and encoding (such as
+  /// `canary-leak/request.header/base64`), each result located at the test that planted the canary
+  /// (``sourceLocation``) or, for a `canary scan`, at the scanned file, line and column.
+  /// Undelivered canaries, silent sources and errors become tool execution notifications.
+  func sarifData() -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    do {
+      return try encoder.encode(sarifLog())
+    } catch {
+      preconditionFailure("encoding a SARIF log failed: \(error)")
+    }
+  }
+
+  func sarifLog() -> SARIFLog {
+    var rules: [SARIFLog.Rule] = []
+    var ruleIndex: [String: Int] = [:]
+    var fingerprintUses: [String: Int] = [:]
+    var results: [SARIFLog.Result] = []
+    for finding in findings {
+      let family = finding.canary.location.family
+      let id = "canary-leak/\(family)/\(finding.encoding)"
+      if ruleIndex[id] == nil {
+        ruleIndex[id] = rules.count
+        rules.append(Self.sarifRule(id: id, family: family, encoding: finding.encoding))
+      }
+      let key = [
+        finding.canary.location.description, finding.encoding, finding.source,
+        finding.canary.shape?.rawValue ?? "",
+      ].joined(separator: "\u{1F}")
+      var fingerprint = StableHash.fnv1a64Hex(key)
+      let uses = (fingerprintUses[fingerprint] ?? 0) + 1
+      fingerprintUses[fingerprint] = uses
+      if uses > 1 { fingerprint += ":\(uses)" }
+      results.append(
+        SARIFLog.Result(
+          ruleId: id, ruleIndex: ruleIndex[id]!, message: .init(text: finding.message),
+          locations: [sarifLocation(for: finding)],
+          partialFingerprints: ["canaryLeak/v1": fingerprint],
+          properties: .init(
+            canaryLocation: finding.canary.location.description,
+            canaryShape: finding.canary.shape?.rawValue, encoding: finding.encoding,
+            source: finding.source, sourceLine: finding.line, sourceColumn: finding.column,
+            excerpt: finding.excerpt)))
+    }
+    let notifications = problems.compactMap(Self.sarifNotification)
+    let run = SARIFLog.Run(
+      tool: .init(driver: .init(rules: rules)),
+      invocations: [
+        .init(
+          executionSuccessful: notifications.isEmpty,
+          toolExecutionNotifications: notifications.isEmpty ? nil : notifications)
+      ],
+      results: results,
+      properties: ["title": title, "verdict": verdict.rawValue, "summary": verdictLine])
+    return SARIFLog(runs: [run])
+  }
+
+  private func sarifLocation(for finding: LeakFinding) -> SARIFLog.Location {
+    if let sourceLocation {
+      return .init(
+        physicalLocation: .init(
+          artifactLocation: .init(uri: SARIFPath.uri(for: sourceLocation.filePath)),
+          region: .init(startLine: sourceLocation.line, startColumn: sourceLocation.column)))
+    }
+    return .init(
+      physicalLocation: .init(
+        artifactLocation: .init(uri: SARIFPath.uri(for: finding.source)),
+        region: .init(startLine: max(finding.line, 1), startColumn: max(finding.column, 1))))
+  }
+
+  private static func sarifRule(id: String, family: String, encoding: String) -> SARIFLog.Rule {
+    let phrase = LeakFinding.phrase(forEncoding: encoding)
+    return SARIFLog.Rule(
+      id: id,
+      name: "CanaryLeak",
+      shortDescription: .init(text: "Secret from \(family) leaks \(phrase)"),
+      fullDescription: .init(
+        text:
+          "A canary (a unique fake secret) planted in \(family) was found \(phrase) in a log, file or"
+          + " other sink the app writes to; a real secret there would leak the same way."),
+      help: .init(
+        text:
+          "Redact or drop values from \(family) before they reach logs, caches or exports, then run"
+          + " the CanaryTrap test again."),
+      properties: .init(tags: ["security", "secret-leak", "canary-trap"]))
+  }
+
+  private static func sarifNotification(_ problem: ReportProblem) -> SARIFLog.Notification? {
+    let (level, id): (String, String)
+    switch problem.kind {
+    case .leak: return nil
+    case .undelivered: (level, id) = ("warning", "canary-undelivered")
+    case .silentSource: (level, id) = ("warning", "canary-source-silent")
+    case .failedSource: (level, id) = ("error", "canary-source-failed")
+    case .error: (level, id) = ("error", "canary-run-error")
+    }
+    return .init(level: level, message: .init(text: problem.message), descriptor: .init(id: id))
+  }
+}
+
+/// Turns file paths and source names into SARIF artifact URIs.
+enum SARIFPath {
+  /// A relative path stays relative; an absolute path under the current directory (the package
+  /// root under `swift test`) becomes relative to it, as code-scanning services expect; any other
+  /// absolute path becomes a `file://` URI. Characters outside RFC 3986's unreserved set and `/`
+  /// are percent-encoded.
+  static func uri(for path: String) -> String {
+    var path = path
+    if path.hasPrefix("/") {
+      let root = FileManager.default.currentDirectoryPath
+      let prefix = root.hasSuffix("/") ? root : root + "/"
+      if path.hasPrefix(prefix) && path.count > prefix.count {
+        path.removeFirst(prefix.count)
+      } else {
+        return "file://" + percentEncoded(path)
+      }
+    }
+    return percentEncoded(path)
+  }
+
+  private static func percentEncoded(_ path: String) -> String {
+    var result = ""
+    for byte in path.utf8 {
+      let scalar = Unicode.Scalar(byte)
+      let isUnreserved =
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+        || "-._~/".unicodeScalars.contains(scalar)
+      if isUnreserved {
+        result.unicodeScalars.append(scalar)
+      } else {
+        result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+      }
+    }
+    return result
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to length: Int) -> String {
+    String(repeating: "0", count: max(0, length - count)) + self
+  }
 }

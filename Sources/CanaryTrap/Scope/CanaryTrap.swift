@@ -56,6 +56,11 @@ public final class CanaryTrap: Sendable {
 
   /// Mints a canary of `shape` for `location`, registers it for delivery proof at that location,
   /// and returns its value.
+  ///
+  /// A request-side canary is proven by what the scope's server received at that location. A
+  /// response-side one is proven by the responses handed to ``observe(_:_:)`` (the matrix does
+  /// this itself); when the scope observed no response at all, the server having answered a
+  /// request is taken as the (weaker) proof.
   public func canary(_ shape: CanaryShape, at location: CanaryLocation) -> String {
     canary(shape, at: location, proof: .atLocation)
   }

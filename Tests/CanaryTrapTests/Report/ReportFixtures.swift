@@ -86,3 +86,24 @@ enum ReportFixtures {
       errors: ["error with <tag> & \"quotes\""])
   }()
 }
+
+extension ReportFixtures {
+  /// A `canary scan` of files: no source location, no delivery proof.
+  static let scan = LeakReport(
+    title: "canary scan",
+    canaries: [session, password],
+    findings: [
+      LeakFinding(
+        canary: session, encoding: "base64", source: "logs/app.log", line: 3, column: 17, offset: 120,
+        excerpt: "auth=Y25yeUZJWEVEc2Vzc2lvbjAwMDE= user=42"),
+      LeakFinding(
+        canary: session, encoding: "base64", source: "logs/app.log", line: 9, column: 2, offset: 700,
+        excerpt: "retry auth=Y25yeUZJWEVEc2Vzc2lvbjAwMDE="),
+      LeakFinding(
+        canary: password, encoding: "sha256-hex", source: "logs/app 2.log", line: 1, column: 5,
+        offset: 4, excerpt: "pw=5e884898da28047151d0e56f8dc6292773603d0d"),
+    ],
+    sources: [
+      ScannedSource(name: "logs/app.log", bytes: 900), ScannedSource(name: "logs/app 2.log", bytes: 80),
+    ])
+}

@@ -1,0 +1,52 @@
+/// The inline style sheet of the HTML report: no external fonts, images or scripts.
+enum HTMLStyle {
+  static let css = """
+    :root { color-scheme: light; --leak: #c62828; --leak-bg: #fdecea; --ok: #2e7d32; --ok-bg: #edf7ee;
+      --warn: #a15c00; --warn-bg: #fff4e0; --muted: #6b7280; --line: #d9dde3; }
+    * { box-sizing: border-box; }
+    body { margin: 0; padding: 24px 32px 48px; font: 14px/1.45 -apple-system, "Segoe UI", Roboto,
+      "Helvetica Neue", Arial, sans-serif; color: #1f2328; background: #f6f7f9; }
+    h1 { font-size: 20px; margin: 0 0 2px; }
+    h2 { font-size: 16px; margin: 28px 0 8px; }
+    .subtitle { color: var(--muted); margin: 0 0 16px; overflow-wrap: anywhere; }
+    code, pre { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+    .verdict { padding: 14px 18px; border-radius: 8px; font-size: 18px; font-weight: 700;
+      border: 2px solid; overflow-wrap: anywhere; }
+    .verdict-leaky { color: var(--leak); background: var(--leak-bg); border-color: var(--leak); }
+    .verdict-clean { color: var(--ok); background: var(--ok-bg); border-color: var(--ok); }
+    .verdict-inconclusive { color: var(--warn); background: var(--warn-bg); border-color: var(--warn); }
+    .scroll { overflow-x: auto; background: #fff; border: 1px solid var(--line); border-radius: 8px; }
+    table { border-collapse: collapse; width: 100%; }
+    th, td { border-bottom: 1px solid var(--line); padding: 6px 10px; text-align: left;
+      vertical-align: top; }
+    th { background: #eef0f3; font-weight: 600; white-space: nowrap; }
+    td.location { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+      font-size: 12.5px; overflow-wrap: anywhere; }
+    td.cell { text-align: center; min-width: 90px; border-left: 2px solid #fff; }
+    td.leak { background: var(--leak); color: #fff; font-weight: 600; }
+    td.none { background: var(--ok-bg); color: var(--ok); }
+    td.unheard { background: #eceff1; color: var(--muted); }
+    td.delivered { color: var(--ok); }
+    td.undelivered { color: var(--warn); background: var(--warn-bg); font-weight: 600; }
+    td.unchecked { color: var(--muted); }
+    .badge { display: inline-block; margin-left: 4px; padding: 0 6px; border-radius: 9px;
+      font-size: 11px; font-weight: 600; background: var(--warn-bg); color: var(--warn); }
+    .legend { color: var(--muted); font-size: 12.5px; margin: 6px 0 0; }
+    .legend span { display: inline-block; width: 12px; height: 12px; border-radius: 2px;
+      vertical-align: -2px; margin: 0 4px 0 12px; }
+    ol.findings { padding-left: 0; list-style: none; counter-reset: finding; }
+    ol.findings li { background: #fff; border: 1px solid var(--line); border-left: 4px solid var(--leak);
+      border-radius: 6px; padding: 10px 14px; margin: 0 0 10px; }
+    .finding-head { overflow-wrap: anywhere; }
+    .encoding { display: inline-block; padding: 0 7px; border-radius: 9px; background: var(--leak-bg);
+      color: var(--leak); font-weight: 600; font-size: 12px; }
+    .position { color: var(--muted); }
+    pre.excerpt { margin: 8px 0 0; padding: 8px 10px; background: #1f2328; color: #f6f8fa;
+      border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere; }
+    ul.plain { background: #fff; border: 1px solid var(--line); border-radius: 8px; margin: 0;
+      padding: 10px 14px 10px 32px; }
+    ul.plain li { margin: 2px 0; overflow-wrap: anywhere; }
+    .problem { color: var(--warn); font-weight: 600; }
+    footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
+    """
+}

@@ -1,0 +1,105 @@
+import CanaryTrap
+import Foundation
+import Testing
+
+@Suite struct SARIFReportTests {
+  private func document(_ report: LeakReport) throws -> [String: Any] {
+    let object = try JSONSerialization.jsonObject(with: report.rendered(as: .sarif))
+    return try #require(object as? [String: Any])
+  }
+
+  private func results(_ report: LeakReport) throws -> [[String: Any]] {
+    let runs = try #require(try document(report)["runs"] as? [[String: Any]])
+    return try #require(runs.first?["results"] as? [[String: Any]])
+  }
+
+  /// Checks the properties SARIF 2.1.0's schema requires, and the ones code scanning needs.
+  @Test(arguments: [ReportFixtures.leaky, ReportFixtures.scan, ReportFixtures.hostile])
+  func hasTheRequiredFieldsOfTheSchema(report: LeakReport) throws {
+    let log = try document(report)
+    #expect(log["version"] as? String == "2.1.0")
+    #expect((log["$schema"] as? String)?.hasSuffix("sarif-2.1.0.json") == true)
+    let runs = try #require(log["runs"] as? [[String: Any]])
+    #expect(runs.count == 1)
+    let driver = try #require((runs[0]["tool"] as? [String: Any])?["driver"] as? [String: Any])
+    #expect(driver["name"] as? String == "CanaryTrap")
+    let rules = try #require(driver["rules"] as? [[String: Any]])
+    let ruleIDs = rules.compactMap { $0["id"] as? String }
+    #expect(ruleIDs.count == rules.count && Set(ruleIDs).count == rules.count)
+    for rule in rules {
+      #expect(((rule["shortDescription"] as? [String: Any])?["text"] as? String)?.isEmpty == false)
+    }
+    let results = try #require(runs[0]["results"] as? [[String: Any]])
+    #expect(results.count == report.findings.count)
+    for result in results {
+      #expect(((result["message"] as? [String: Any])?["text"] as? String)?.isEmpty == false)
+      let ruleID = try #require(result["ruleId"] as? String)
+      #expect(result["ruleIndex"] as? Int == ruleIDs.firstIndex(of: ruleID))
+      let locations = try #require(result["locations"] as? [[String: Any]])
+      let physical = try #require(locations.first?["physicalLocation"] as? [String: Any])
+      let uri = (physical["artifactLocation"] as? [String: Any])?["uri"] as? String
+      #expect(uri?.isEmpty == false)
+      #expect(URL(string: try #require(uri)) != nil)
+      let startLine = try #require((physical["region"] as? [String: Any])?["startLine"] as? Int)
+      #expect(startLine >= 1)
+      let fingerprints = try #require(result["partialFingerprints"] as? [String: String])
+      #expect(!fingerprints.isEmpty)
+    }
+  }
+
+  @Test func resultsPointAtTheTestThatPlantedTheCanary() throws {
+    for result in try results(ReportFixtures.leaky) {
+      let location = try #require((result["locations"] as? [[String: Any]])?.first)
+      let physical = try #require(location["physicalLocation"] as? [String: Any])
+      #expect(
+        (physical["artifactLocation"] as? [String: Any])?["uri"] as? String
+          == "Tests/AppTests/SignInLeakTests.swift")
+      #expect((physical["region"] as? [String: Any])?["startLine"] as? Int == 12)
+    }
+  }
+
+  @Test func scanResultsPointAtTheScannedFileLineAndColumn() throws {
+    let regions = try results(ReportFixtures.scan).map { result in
+      let location = try #require((result["locations"] as? [[String: Any]])?.first)
+      let physical = try #require(location["physicalLocation"] as? [String: Any])
+      let uri = try #require((physical["artifactLocation"] as? [String: Any])?["uri"] as? String)
+      let region = try #require(physical["region"] as? [String: Any])
+      return "\(uri):\(region["startLine"] as? Int ?? 0):\(region["startColumn"] as? Int ?? 0)"
+    }
+    #expect(regions == ["logs/app.log:3:17", "logs/app.log:9:2", "logs/app%202.log:1:5"])
+  }
+
+  @Test func ruleIDsNameTheLocationFamilyAndEncoding() throws {
+    let ids = try results(ReportFixtures.leaky).compactMap { $0["ruleId"] as? String }
+    #expect(
+      ids == [
+        "canary-leak/request.header/base64", "canary-leak/request.body.json/percent",
+        "canary-leak/request.header/raw",
+      ])
+    #expect(CanaryLocation.redirect(hop: 2, .query("sig")).family == "redirect.location.query")
+    #expect(
+      CanaryLocation.requestBody(.multipartFilename("a]b")).family
+        == "request.body.multipart.filename")
+  }
+
+  @Test func fingerprintsIgnoreTheRandomCanaryValue() throws {
+    var reminted = ReportFixtures.scan
+    for index in reminted.findings.indices {
+      reminted.findings[index].canary.value = "cnryOTHERvalue\(index)xxxxxxxx"
+    }
+    let original = try results(ReportFixtures.scan).map { $0["partialFingerprints"] as? [String: String] }
+    let again = try results(reminted).map { $0["partialFingerprints"] as? [String: String] }
+    #expect(original == again)
+    let values = original.compactMap { $0?["canaryLeak/v1"] }
+    #expect(Set(values).count == values.count, "two leaks of one kind in one file stay distinct")
+    #expect(!values.contains { $0.contains("cnry") })
+  }
+
+  @Test func inconclusiveRunsReportNotificationsAndAnUnsuccessfulExecution() throws {
+    let runs = try #require(try document(ReportFixtures.inconclusive)["runs"] as? [[String: Any]])
+    let invocation = try #require((runs[0]["invocations"] as? [[String: Any]])?.first)
+    #expect(invocation["executionSuccessful"] as? Bool == false)
+    let notifications = try #require(invocation["toolExecutionNotifications"] as? [[String: Any]])
+    #expect(notifications.count == 3)
+  }
+}

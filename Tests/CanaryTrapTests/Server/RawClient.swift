@@ -1,0 +1,127 @@
+import Foundation
+
+@testable import CanaryTrap
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A blocking test client on a real socket, with a receive timeout so that no test can hang.
+final class RawClient {
+  let fd: Int32
+
+  init(port: UInt16, ipv6: Bool = false, receiveTimeout: TimeInterval = 3) throws {
+    fd = socket(ipv6 ? AF_INET6 : AF_INET, SocketShims.streamType, 0)
+    guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
+    var timeout = timeval()
+    timeout.tv_sec = .init(receiveTimeout)
+    timeout.tv_usec = .init(receiveTimeout.truncatingRemainder(dividingBy: 1) * 1_000_000)
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    SocketShims.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
+    let result: Int32
+    if ipv6 {
+      var address = sockaddr_in6()
+      address.sin6_family = sa_family_t(AF_INET6)
+      address.sin6_port = port.bigEndian
+      address.sin6_addr = in6addr_loopback
+      result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+      }
+    } else {
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = port.bigEndian
+      address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+      result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+    }
+    guard result == 0 else {
+      let code = errno
+      SocketShims.closeDescriptor(fd)
+      throw SocketError(call: "connect", code: code)
+    }
+  }
+
+  deinit { SocketShims.closeDescriptor(fd) }
+
+  func send(_ text: String) { send(Array(text.utf8)) }
+
+  func send(_ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes.withUnsafeBytes {
+        SystemCalls.send(fd, $0.baseAddress! + offset, $0.count - offset, SocketShims.sendFlags)
+      }
+      if count <= 0 { return }
+      offset += count
+    }
+  }
+
+  /// Reads until the peer closes or the receive timeout passes; `closed` tells which.
+  func readToEnd() -> (text: String, closed: Bool) {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if count > 0 {
+        bytes.append(contentsOf: buffer[0..<count])
+      } else {
+        return (String(decoding: bytes, as: UTF8.self), count == 0 || errno == ECONNRESET)
+      }
+    }
+  }
+
+  /// Reads exactly `count` complete responses framed by Content-Length (nil on timeout or close).
+  func readResponses(_ count: Int) -> [String]? {
+    var pending: [UInt8] = []
+    var responses: [String] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while responses.count < count {
+      while let response = Self.takeResponse(&pending) {
+        responses.append(response)
+        if responses.count == count { return responses }
+      }
+      let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if received <= 0 { return nil }
+      pending.append(contentsOf: buffer[0..<received])
+    }
+    return responses
+  }
+
+  func readResponse() -> String? { readResponses(1)?.first }
+
+  private static func takeResponse(_ pending: inout [UInt8]) -> String? {
+    let separator = Array("\r\n\r\n".utf8)
+    guard let headEnd = pending.indices.first(where: { pending[$0...].starts(with: separator) }) else {
+      return nil
+    }
+    let head = String(decoding: pending[..<headEnd], as: UTF8.self)
+    var length = 0
+    for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
+      length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+    }
+    let end = headEnd + 4 + length
+    guard pending.count >= end else { return nil }
+    let response = String(decoding: pending[..<end], as: UTF8.self)
+    pending.removeFirst(end)
+    return response
+  }
+}
+
+/// The C library's calls, spelled out where a method of the same name hides them.
+enum SystemCalls {
+  static func send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+    #if canImport(Glibc)
+      Glibc.send(fd, pointer, count, flags)
+    #else
+      Darwin.send(fd, pointer, count, flags)
+    #endif
+  }
+}
