@@ -85,7 +85,8 @@ enum POSIXStreams {
     }
   }
 
-  /// Writes every byte of `bytes` to `fd`; gives up silently if the descriptor refuses.
+  /// Writes every byte of `bytes` to `fd`, waiting while a non-blocking descriptor is full;
+  /// gives up silently if the descriptor refuses for good (the echo is a courtesy).
   static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
     var offset = 0
     while offset < bytes.count {
@@ -94,6 +95,9 @@ enum POSIXStreams {
         offset += count
       } else if count < 0 && errno == EINTR {
         continue
+      } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        if poll(&entry, 1, 1000) == 0 { return }  // stuck for a second: drop the echo, keep the capture
       } else {
         return
       }
