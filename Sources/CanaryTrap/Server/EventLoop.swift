@@ -49,13 +49,14 @@ final class EventLoop: @unchecked Sendable {
 
   /// Starts the I/O thread and returns once it runs.
   func start() {
+    let name = "canary:\(listener.port)"
     let thread = Thread { [self] in
+      Thread.current.name = name
       threadID.withLock { $0 = pthread_self() }
       started.signal()
       run()
       finished.signal()
     }
-    thread.name = "CanaryTrap.LoopbackServer:\(listener.port)"
     thread.start()
     started.wait()
   }
