@@ -36,6 +36,7 @@ import Testing
     // another domain and its responses are not cacheable, so both hold nothing of the run).
     let scanned = Set(report.sources.map(\.name))
     #expect(scanned.isSuperset(of: ["cookie-storage", "url-cache", "stdout"]))
+    #expect(!scanned.contains("stderr"), "tests print into a memory log and leave the streams alone")
     #expect(DemoScenario.printingLogger.check(report).matches)
   }
 
