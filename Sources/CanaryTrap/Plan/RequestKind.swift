@@ -90,10 +90,15 @@ public final class KindPlanter: Sendable {
       .joined(separator: "/")
   }
 
-  /// An absolute URL on the scope's server for `path` (already encoded) and `query` items.
+  /// An absolute URL on the scope's server for `path` (already encoded; any character a path may
+  /// not hold is percent-encoded) and `query` items.
   public func url(_ path: String, query: [(String, String)] = [], fragment: String? = nil) -> URL {
     var components = URLComponents(url: trap.baseURL, resolvingAgainstBaseURL: false)!
-    components.percentEncodedPath = path
+    var allowedInPath = CharacterSet.urlPathAllowed
+    allowedInPath.insert(charactersIn: "%;")
+    let absolute = path.hasPrefix("/") ? path : "/" + path
+    components.percentEncodedPath =
+      absolute.addingPercentEncoding(withAllowedCharacters: allowedInPath) ?? route
     if !query.isEmpty {
       var allowed = CharacterSet.urlQueryAllowed
       allowed.remove(charactersIn: "&=+#")
@@ -103,7 +108,7 @@ public final class KindPlanter: Sendable {
       }.joined(separator: "&")
     }
     if let fragment { components.fragment = fragment }
-    return components.url!
+    return components.url ?? trap.baseURL
   }
 
   /// A request for `url` with `method`, `headers` and `body`.

@@ -233,6 +233,7 @@ final class EventLoop: @unchecked Sendable {
           return closeConnection(connection)
         }
         connection.written += count
+        connection.lastActivity = .now
         if connection.written < first.bytes.count { return watchWritable(connection, true) }
       }
       connection.queue.removeFirst()
@@ -302,8 +303,12 @@ final class EventLoop: @unchecked Sendable {
     for connection in Array(connections.values) {
       if let deadline = connection.drainDeadline {
         if deadline <= now { closeConnection(connection) }
-      } else if connection.isQuiet, connection.lastActivity.advanced(by: configuration.idleTimeout) <= now {
-        timeOut(connection)
+      } else if connection.lastActivity.advanced(by: configuration.idleTimeout) <= now {
+        if connection.isQuiet {
+          timeOut(connection)
+        } else if connection.watchesWritable {
+          closeConnection(connection)  // The client stopped reading what it asked for.
+        }
       }
     }
   }

@@ -8,6 +8,11 @@ import Foundation
 /// closures called on that I/O thread: keep them quick (use ``ServerResponse/delay`` to answer
 /// late without stalling other connections).
 ///
+/// Parsing is strict where ambiguity could hide a leak and lenient where clients differ: a bare LF
+/// ends a line like CRLF, a missing `Host` is accepted, obsolete header folding and whitespace
+/// before a colon are rejected with 400, oversized heads get 431 and bodies 413. Every malformed
+/// request is recorded with its raw bytes and a `malformed` reason.
+///
 /// ```swift
 /// let server = LoopbackServer()
 /// server.on(.post, "/signin") { request in .json(["token": "cnry…"]) }

@@ -27,18 +27,19 @@ final class ServerState: Sendable {
   /// The handler for `request`: exact method and path, then any method, then the decoded path,
   /// then the fallback.
   func handler(for request: RecordedRequest) -> Handler {
-    let decoded = request.path.removingPercentEncoding
-    let found = routes.withLock { table -> Handler? in
-      for path in [request.path, decoded].compactMap({ $0 }) {
-        if let handler = table[RouteKey(method: request.method, path: path)]
-          ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: path)]
-        {
-          return handler
-        }
-      }
-      return nil
+    let exact = routes.withLock { table in
+      table[RouteKey(method: request.method, path: request.path)]
+        ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: request.path)]
     }
-    return found ?? fallback.current
+    if let exact { return exact }
+    if request.path.utf8.contains(UInt8(ascii: "%")), let decoded = request.path.removingPercentEncoding {
+      let found = routes.withLock { table in
+        table[RouteKey(method: request.method, path: decoded)]
+          ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: decoded)]
+      }
+      if let found { return found }
+    }
+    return fallback.current
   }
 
   /// Appends `request`, numbering it in arrival order, and returns it numbered.

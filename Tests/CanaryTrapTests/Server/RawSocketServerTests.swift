@@ -198,3 +198,32 @@ struct RawSocketServerTests {
     #expect(throws: SocketError.self) { try RawClient(port: port) }
   }
 }
+
+@Suite("Loopback server over raw sockets: bodies")
+struct RawSocketBodyTests {
+  @Test func chunkedRequestWithTrailersIsRecorded() throws {
+    let server = try makeServer()
+    defer { server.stop() }
+    server.on(.post, "/chunked") { .text("len=\($0.body.count)") }
+    let client = try RawClient(port: server.port)
+    client.send("POST /chunked HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\ncnry-a\r\n")
+    client.send("7;note=x\r\n-cnry-b\r\n0\r\nX-Trailer-Secret: cnry-trailer\r\n\r\n")
+    #expect(client.readResponse()?.hasSuffix("len=13") == true)
+    let recorded = try #require(server.requests.first)
+    #expect(recorded.bodyText == "cnry-a-cnry-b")
+    #expect(recorded.trailers["x-trailer-secret"] == "cnry-trailer")
+  }
+
+  @Test func largeResponseReachesASlowReaderWhileOthersAreServed() throws {
+    let server = try makeServer()
+    defer { server.stop() }
+    let big = String(repeating: "0123456789abcdef", count: 256 * 1024)  // 4 MiB
+    server.on(.get, "/big", respond: .text(big))
+    let slow = try RawClient(port: server.port)
+    slow.send("GET /big HTTP/1.1\r\n\r\n")
+    let other = try RawClient(port: server.port)
+    other.send("GET /small HTTP/1.1\r\n\r\n")
+    #expect(other.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
+    #expect(slow.readResponse()?.hasSuffix(String(big.suffix(64))) == true)
+  }
+}

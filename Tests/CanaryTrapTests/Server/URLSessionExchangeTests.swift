@@ -85,6 +85,18 @@ struct URLSessionExchangeTests {
     #expect(cookies["pref"] == "cnry-pref-22222")
   }
 
+  @Test func largeUploadArrivesWhole() async throws {
+    let server = try makeServer()
+    defer { server.stop() }
+    server.on(.put, "/big") { .text("\($0.body.count)") }
+    var request = URLRequest(url: server.baseURL.appendingPathComponent("big"))
+    request.httpMethod = "PUT"
+    let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+    let (data, _) = try await makeSession().upload(for: request, from: payload)
+    #expect(String(decoding: data, as: UTF8.self) == "300000")
+    #expect(server.requests.first?.body == payload)
+  }
+
   @Test func streamedRequestBodyIsSentChunkedAndDechunked() async throws {
     let server = try makeServer()
     defer { server.stop() }

@@ -3,7 +3,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   /// One field: the name as written and its value.
   public typealias Element = (name: String, value: String)
 
-  private struct Field: Sendable, Hashable {
+  fileprivate struct Field: Sendable, Hashable {
     var name: String
     var value: String
   }
@@ -33,9 +33,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   public var fields: [(name: String, value: String)] { storage.map { ($0.name, $0.value) } }
 
   /// Iterates the fields in order.
-  public func makeIterator() -> AnyIterator<Element> {
-    var iterator = storage.makeIterator()
-    return AnyIterator { iterator.next().map { ($0.name, $0.value) } }
+  public func makeIterator() -> Iterator { Iterator(base: storage.makeIterator()) }
+
+  /// Iterates the fields in order.
+  public struct Iterator: IteratorProtocol {
+    fileprivate var base: IndexingIterator<[Field]>
+
+    /// The next field, or nil after the last.
+    public mutating func next() -> Element? { base.next().map { ($0.name, $0.value) } }
   }
 
   /// The first value of `name` (case-insensitive); setting replaces every field of that name.

@@ -75,15 +75,21 @@ enum ResponseSerializer {
 
   /// The status line and header block, ending with the empty line.
   static func head(status: Int, reason: String?, headers: HTTPHeaders) -> [UInt8] {
-    var text = "HTTP/1.1 \(status) \(reason ?? HTTPStatus.reasonPhrase(status))\r\n"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256)
+    bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+    bytes.append(contentsOf: String(status).utf8)
+    bytes.append(HTTPBytes.space)
+    bytes.append(contentsOf: (reason ?? HTTPStatus.reasonPhrase(status)).utf8)
+    bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
     for field in headers {
-      text += field.name
-      text += ": "
-      text += field.value
-      text += "\r\n"
+      bytes.append(contentsOf: field.name.utf8)
+      bytes.append(contentsOf: [HTTPBytes.colon, HTTPBytes.space])
+      bytes.append(contentsOf: field.value.utf8)
+      bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
     }
-    text += "\r\n"
-    return Array(text.utf8)
+    bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
+    return bytes
   }
 
   /// `HTTP/1.1 100 Continue`.

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import CanaryTrap
+
+/// A clean corpus (realistic log lines and near misses of every literal) yields nothing, and the
+/// same corpus with one literal planted yields exactly that literal.
+@Suite struct CleanCorpusTests {
+  static let canaries = [
+    EncodingDetectionTests.token, EncodingDetectionTests.special,
+    Canary(value: "cnry-user-4f2a@example.invalid", location: .requestBody(.json("email")), shape: .email),
+  ]
+
+  /// Every literal damaged so that no run of 16 bytes of any literal survives.
+  static func nearMisses(_ scanner: LeakScanner) -> [[UInt8]] {
+    scanner.patterns.flatMap { pattern -> [[UInt8]] in
+      var bytes = pattern.bytes
+      var damaged: [[UInt8]] = []
+      // Replace every 12th byte: shares the prefix, never 16 bytes in a row.
+      for index in stride(from: 11, to: bytes.count, by: 12) {
+        bytes[index] = bytes[index] == 0x21 ? 0x22 : 0x21
+      }
+      damaged.append(bytes)
+      damaged.append(Array(pattern.bytes.prefix(11)))  // a short prefix
+      return damaged
+    }
+  }
+
+  static let logLines = [
+    "2026-11-29T19:20:00.123Z INFO  GET /v1/users/42?expand=profile 200 12ms req=3f2a9c1e-7b4d-4e8a-9f00-1c2d3e4f5a6b",
+    "2026-11-29T19:20:00.456Z DEBUG headers={\"Accept\":\"application/json\",\"User-Agent\":\"App/1.0 (iOS 17)\"}",
+    "2026-11-29T19:20:01.000Z WARN  retrying POST /signin (attempt 2) body=<redacted 214 bytes>",
+    "blob=SGVsbG8sIFdvcmxkIQ== sha=2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+    "cnry cnry cnry cnry7 cnry7h cnry7h2k <&> &amp; %2F %252F \\u003c \\/ 0x00ff",
+  ]
+
+  @Test func cleanCorpusWithNearMissesYieldsNothing() {
+    let scanner = LeakScanner(canaries: Self.canaries)
+    var corpus = Data(Self.logLines.joined(separator: "\n").utf8)
+    for miss in Self.nearMisses(scanner) {
+      corpus.append(contentsOf: Array(" near=".utf8) + miss + [0x0A])
+    }
+    let findings = scanner.scan(corpus, source: "clean")
+    #expect(findings.isEmpty, "\(findings.prefix(3))")
+  }
+
+  @Test func theSameCorpusCatchesEveryPlantedLiteral() {
+    let scanner = LeakScanner(canaries: Self.canaries)
+    let clean = Data(Self.logLines.joined(separator: "\n").utf8)
+    var missed: [String] = []
+    for pattern in scanner.patterns {
+      var corpus = clean
+      corpus.append(contentsOf: Array(" leak=".utf8) + pattern.bytes + Array(" end\n".utf8))
+      let findings = scanner.scan(corpus, source: "planted")
+      if findings.map(\.encoding) != [pattern.encoding.rawValue] || findings.first?.canary != pattern.canary {
+        missed.append("\(pattern.encoding) of \(pattern.canary.value): \(findings.map(\.encoding))")
+      }
+    }
+    #expect(missed.isEmpty, "\(missed)")
+    #expect(scanner.patterns.count > 60)
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import CanaryTrap
+
+/// Streaming, chunk boundaries, files, excerpts and de-duplication.
+@Suite struct ScanStreamTests {
+  static let token = Canary(
+    value: "cnry7h2kq9x4m3p8w5z6t1r0vb", location: .custom("request.header[X-Session]"))
+
+  func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("scanner-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  @Test func matchStraddlingEveryChunkBoundaryIsFoundExactlyOnce() {
+    let scanner = LeakScanner(canaries: [Self.token], options: ScanOptions(), chunkSize: 64)
+    let prefix = String(repeating: "x", count: 150)
+    let text = Array((prefix + Self.token.value + "\n").utf8)
+    // Every way of cutting the text in two pieces, and one-byte pieces.
+    for cut in 140...text.count {
+      let stream = scanner.makeStream(source: "s")
+      stream.feed(text[..<cut])
+      stream.feed(text[cut...])
+      let findings = stream.finish()
+      #expect(findings.map(\.offset) == [150], "cut at \(cut)")
+      #expect(findings.map(\.encoding) == ["raw"])
+    }
+    let stream = scanner.makeStream(source: "s")
+    for byte in text { stream.feed(CollectionOfOne(byte)) }
+    #expect(stream.finish().map(\.offset) == [150])
+  }
+
+  @Test func lineAndColumnSurviveManyChunks() {
+    let scanner = LeakScanner(canaries: [Self.token], options: ScanOptions(), chunkSize: 100)
+    var text = ""
+    for line in 1...500 {
+      text += line == 321 ? "abc \(Self.token.value)\n" : "line \(line) of filler text\n"
+    }
+    let findings = scanner.scan(Data(text.utf8), source: "log")
+    #expect(findings.count == 1)
+    #expect(findings.first?.line == 321)
+    #expect(findings.first?.column == 5)
+    let offset = try? #require(text.utf8.firstRange(of: Self.token.value.utf8)?.lowerBound)
+    #expect(findings.first?.offset == offset.map { text.utf8.distance(from: text.utf8.startIndex, to: $0) })
+  }
+
+  @Test func excerptIsBoundedAndEscaped() {
+    var options = ScanOptions()
+    options.excerptRadius = 5
+    let scanner = LeakScanner(canaries: [Self.token], options: options)
+    let text = "SECRET-CONTEXT-BEFORE\t\u{1B}[31m\(Self.token.value)\n\0AFTER-CONTEXT-SECRET"
+    let finding = try? #require(scanner.scan(Data(text.utf8), source: "s").first)
+    #expect(finding?.excerpt == "\\x1B[31m\(Self.token.value)\\n\\x00AFT")
+    #expect(finding?.excerpt.contains("CONTEXT") == false)
+  }
+
+  @Test func mostSpecificEncodingWins() {
+    let scanner = LeakScanner(canaries: [Self.token])
+    // The raw value also matches case-insensitively and as a fragment: one raw finding.
+    #expect(scanner.scan(Data(Self.token.value.utf8), source: "s").map(\.encoding) == ["raw"])
+    // An upper-cased value: one case-insensitive finding, not a fragment.
+    #expect(
+      scanner.scan(Data(Self.token.value.uppercased().utf8), source: "s").map(\.encoding) == [
+        "case-insensitive"
+      ])
+    // Two occurrences: two findings.
+    let twice = Self.token.value + " " + Self.token.value
+    #expect(scanner.scan(Data(twice.utf8), source: "s").map(\.offset) == [0, 27])
+  }
+
+  @Test func encodingsCanBeTurnedOff() {
+    let scanner = LeakScanner(
+      canaries: [Self.token], options: ScanOptions(encodings: [.base64], minFragment: nil))
+    let encoded = Data(Self.token.value.utf8).base64EncodedString()
+    #expect(
+      scanner.scan(Data((Self.token.value + " " + encoded).utf8), source: "s").map(\.encoding) == ["base64"])
+    #expect(scanner.patterns.allSatisfy { $0.encoding == .base64 })
+  }
+
+  @Test func fileContentIsStreamedFromItsOffset() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("app.log")
+    let old = "old run \(Self.token.value)\n"
+    try Data((old + "new run\nleak \(Self.token.value)\n").utf8).write(to: file)
+    let scanner = LeakScanner(canaries: [Self.token], options: ScanOptions(), chunkSize: 64)
+    let whole = scanner.scan(.file(file, name: "app.log"))
+    #expect(whole.findings.count == 2)
+    #expect(whole.source == ScannedSource(name: "app.log", bytes: old.utf8.count * 2 + 8 - 3))
+    let fresh = scanner.scan(.file(file, from: UInt64(old.utf8.count), name: "app.log"))
+    #expect(fresh.findings.map(\.line) == [2])
+    #expect(fresh.findings.map(\.column) == [6])
+    #expect(fresh.findings.first?.source == "app.log")
+  }
+
+  @Test func unreadableContentIsAFailedSourceNotACrash() throws {
+    let scanner = LeakScanner(canaries: [Self.token])
+    let missing = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/app.log")
+    let result = scanner.scan(.file(missing, name: "missing"))
+    #expect(result.findings.isEmpty)
+    guard case .failed(let reason) = result.source.status else {
+      Issue.record("expected a failed source, got \(result.source.status)")
+      return
+    }
+    #expect(reason.contains(missing.path))
+    #expect(throws: ScanError.self) { try scanner.scanFile(at: missing, source: "missing") }
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    #expect(throws: ScanError.self) { try scanner.scanFile(at: directory, source: "dir") }
+  }
+
+  @Test func inMemoryContentReportsItsSize() {
+    let scanner = LeakScanner(canaries: [Self.token])
+    let result = scanner.scan(.bytes(Data("x \(Self.token.value)".utf8), name: "memory-log"))
+    #expect(result.findings.map(\.source) == ["memory-log"])
+    #expect(result.source.bytes == 28)
+    #expect(result.source.status == .heard)
+  }
+}
