@@ -26,7 +26,8 @@ enum FaultyApp {
 
   /// Scripts `GET /token` to answer a JSON body with a response-side canary, changed by `script`
   /// (a fault, a delay), sends one request carrying a request-side canary, and finishes the scope.
-  /// The app never rethrows, so only the scope can tell that the exchange broke.
+  /// The app never rethrows, so only the scope can tell that the exchange broke. With
+  /// `observeResponses` the app reports what it sent and got back, after a healthy `GET /ping`.
   static func exchange(
     timeout: TimeInterval = 5, observeResponses: Bool = true,
     _ script: @escaping @Sendable (ServerResponse) -> ServerResponse
@@ -38,12 +39,21 @@ enum FaultyApp {
       let sessionValue = trap.canary(.token, at: .requestHeader("X-Session"))
       let token = trap.canary(.token, at: .responseBody(.json("token")))
       trap.server.on(.get, "/token", respond: script(.json(#"{"pad":"\#(padding)","token":"\#(token)"}"#)))
+      let session = session(timeout: timeout)
+      if observeResponses {  // one healthy exchange first, so the scope knows responses are observed
+        trap.server.on(.get, "/ping", respond: .text("pong"))
+        let ping = URLRequest(url: trap.baseURL.appendingPathComponent("ping"))
+        trap.observe(request: ping)
+        if let (data, response) = try? await Transport.urlSession(session).send(ping) {
+          trap.observe(data, response)
+        }
+      }
       var request = URLRequest(url: trap.baseURL.appendingPathComponent("token"))
       request.setValue(sessionValue, forHTTPHeaderField: "X-Session")
       if observeResponses { trap.observe(request: request) }
       var appError: String?
       do {
-        let (data, response) = try await Transport.urlSession(session(timeout: timeout)).send(request)
+        let (data, response) = try await Transport.urlSession(session).send(request)
         if observeResponses { trap.observe(data, response) }
         log.write("GET /token -> \((response as? HTTPURLResponse)?.statusCode ?? 0), \(data.count) bytes")
       } catch {

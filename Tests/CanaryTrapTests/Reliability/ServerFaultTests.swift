@@ -17,7 +17,7 @@ struct ServerFaultTests {
     let outcome = await FaultyApp.exchange { $0 }
     #expect(outcome.appError == nil)
     #expect(outcome.report.verdict == .clean)
-    #expect(outcome.report.deliveries.allSatisfy(\.isDelivered))
+    #expect(outcome.report.undelivered.isEmpty)
   }
 
   @Test(
@@ -37,13 +37,16 @@ struct ServerFaultTests {
 
   @Test("a response slower than the client's timeout leaves its canary undelivered")
   func slowResponseIsInconclusive() async {
-    let outcome = await FaultyApp.exchange(timeout: 0.5) { $0.delayed(by: .seconds(3)) }
-    #expect(outcome.appError != nil, "the session should time out")
+    let outcome = await FaultyApp.exchange(timeout: 1) { $0.delayed(by: .seconds(3)) }
+    #expect(outcome.appError?.contains("Code=-1001") == true, "\(outcome.appError ?? "no error")")
     #expect(outcome.report.verdict == .inconclusive)
     #expect(outcome.report.delivery(of: outcome.sessionCanary) == .delivered)
     #expect(outcome.report.delivery(of: outcome.tokenCanary)?.isUndelivered == true)
   }
 
+  /// Known hole (reported): when the scope observed no response at all, a response-side canary
+  /// counts as delivered as soon as the server received any request, so an app that swallows
+  /// the error of its only exchange passes as clean.
   @Test("without observed responses a fault still must not pass as clean")
   func unobservedFaultIsNotClean() async {
     let outcome = await FaultyApp.exchange(observeResponses: false) {
