@@ -47,7 +47,8 @@ struct AppFaultTests {
       try Data("started\n".utf8).write(to: file)
       var configuration = quiet
       configuration.sinks = [FileSink(urls: [file], relativeTo: directory)]
-      let (result, report) = await CanaryTrap.withScope(title: "vanish", configuration: configuration) { trap in
+      let (result, report) = await CanaryTrap.withScope(title: "vanish", configuration: configuration) {
+        trap in
         let secret = trap.canary(.token, at: .custom("app.secret"))
         let handle = try FileHandle(forWritingTo: file)
         try handle.seekToEnd()

@@ -20,7 +20,7 @@ struct LoopbackBindingTests {
     let server = LoopbackServer(configuration: configuration)
     do {
       try server.start()
-    } catch where ipv6 {
+    } catch  where ipv6 {
       return  // a machine without IPv6 loopback cannot bind ::1 at all, which is also safe
     }
     defer { server.stop() }
