@@ -21,8 +21,9 @@ extension CompiledMatcher {
     while position <= limit {
       let word = UInt64(littleEndian: UnsafeRawPointer(text + position).loadUnaligned(as: UInt64.self))
       let gram = (word | ByteFold.filterFold) & mask
-      let bit = (gram &* ByteFold.hashMultiplier) &>> shift
-      if bitset[Int(truncatingIfNeeded: bit &>> 6)] & (1 &<< (bit & 63)) != 0 {
+      let hash = gram &* ByteFold.hashMultiplier
+      let bits = Self.filterBits(hash, shift: shift)
+      if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits {
         lookUp(gram, at: position, in: text, count: count, into: &candidates)
       }
       position &+= step
