@@ -26,7 +26,10 @@ enum ServeCommand {
       --port N         The loopback port to listen on (default: an ephemeral port).
       --record FILE    Where to write the JSON record (default: standard output).
 
-    The base URL is printed on the first line of standard output once the server listens.
+    The base URL is printed on the first line of standard output once the server listens. The
+    record lists every request in arrival order (method, target, path, headers in order, body as
+    text and base64, the exact raw bytes in base64; "query" and "malformed" only when present) and,
+    for each request-side canary, whether and in which requests it was seen.
 
     """
 
