@@ -138,6 +138,17 @@ public final class LoopbackServer: Sendable {
     }
   }
 
+  /// Waits, without blocking a thread, until at least `count` requests are recorded or `timeout`
+  /// passes, and returns every request recorded by then (for clients that give up before the
+  /// server has finished recording, such as one that disconnects mid-body).
+  public func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async -> [RecordedRequest] {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while state.requests.count < count, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    return state.requests
+  }
+
   /// Forgets every recorded request.
   public func clearRequests() { state.clearRequests() }
 }
