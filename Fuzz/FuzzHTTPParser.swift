@@ -1,0 +1,51 @@
+import Foundation
+
+/// Fuzz target `http`: feeds the bytes to the HTTP request parser in pieces whose sizes come from the
+/// first byte, drains every event, then derives the recorded-request views (query, cookies, form,
+/// multipart). Crashes on an invariant break: a request whose raw bytes were never received, a body
+/// over the limit, or events after a failure.
+func fuzzHTTPParser(_ bytes: [UInt8]) {
+  guard let first = bytes.first else { return }
+  let input = bytes.dropFirst()
+  let pieceSize = Int(first % 64) + 1
+  let limits = HTTPRequestParser.Limits(maxHeaderBytes: 2048, maxBodyBytes: 4096)
+  var parser = HTTPRequestParser(limits: limits)
+  var rawTotal = 0
+  var failed = false
+  var index = input.startIndex
+  func drain() {
+    while let event = parser.next() {
+      precondition(!failed, "event after a failure")
+      switch event {
+      case .request(let request):
+        precondition(request.body.count <= limits.maxBodyBytes, "body over the limit")
+        rawTotal += request.raw.count
+        precondition(rawTotal <= input.count, "more raw bytes than received")
+        let recorded = RecordedRequest(
+          method: request.head.method, target: request.head.target, version: request.head.version,
+          headers: request.head.headers, body: Data(request.body), trailers: request.trailers,
+          raw: Data(request.raw))
+        _ = recorded.queryItems
+        _ = recorded.cookies
+        _ = recorded.formFields
+        _ = recorded.multipart?.parts.count
+        _ = recorded.headers["Host"]
+      case .continueExpected:
+        break
+      case .failure(let failure):
+        precondition(parser.hasFailed, "failure event but parser not failed")
+        _ = failure.reason
+        failed = true
+      }
+    }
+  }
+  while index < input.endIndex {
+    let end = input.index(index, offsetBy: pieceSize, limitedBy: input.endIndex) ?? input.endIndex
+    parser.append(input[index..<end])
+    index = end
+    drain()
+  }
+  let pending = parser.hasPartialRequest
+  let ending = parser.finish()
+  precondition(pending == (ending != nil), "finish() disagrees with hasPartialRequest")
+}
