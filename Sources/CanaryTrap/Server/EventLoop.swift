@@ -213,7 +213,13 @@ final class EventLoop: @unchecked Sendable {
       outgoing = OutgoingResponse(
         bytes: output.bytes, readyAt: readyAt, after: output.closeAfter ? .closeGracefully : .keepOpen)
     }
-    connection.queue.append(outgoing)
+    var logged = outgoing
+    logged.logIndex = state.recordResponse(
+      SentResponse(
+        requestSequence: request.sequence, connectionID: connection.id, status: response.status,
+        fault: response.fault, bytes: Data(outgoing.bytes)))
+    if response.fault != nil { logged.logIndex = nil }
+    connection.queue.append(logged)
     if outgoing.after != .keepOpen { connection.acceptsRequests = false }
   }
 
@@ -251,6 +257,7 @@ final class EventLoop: @unchecked Sendable {
       }
       connection.queue.removeFirst()
       connection.written = 0
+      if let index = first.logIndex { state.markWritten(index) }
       switch first.after {
       case .keepOpen: continue
       case .closeAbruptly: return closeConnection(connection)

@@ -131,6 +131,10 @@ public final class LoopbackServer: Sendable {
   /// Every request received, in arrival order, malformed ones included.
   public var requests: [RecordedRequest] { state.requests }
 
+  /// What the server answered, one entry per well-formed request in arrival order, with whether
+  /// every byte was written (empty when ``Configuration/recordsRequests`` is off).
+  public var responses: [SentResponse] { state.responses }
+
   /// The well-formed requests to `path` (compared like routes), in arrival order.
   public func requests(to path: String) -> [RecordedRequest] {
     state.requests.filter {
@@ -149,6 +153,6 @@ public final class LoopbackServer: Sendable {
     return state.requests
   }
 
-  /// Forgets every recorded request.
+  /// Forgets every recorded request and response (sequence numbers keep counting).
   public func clearRequests() { state.clearRequests() }
 }
