@@ -14,7 +14,7 @@ final class EventLoop: @unchecked Sendable {
   let state: ServerState
   let configuration: LoopbackServer.Configuration
   let limits: HTTPRequestParser.Limits
-  private let poller: any ReadinessPoller
+  let poller: any ReadinessPoller
   private let wake: (read: Int32, write: Int32)
   private let stopping = Locked(false)
   private let finished = DispatchSemaphore(value: 0)
@@ -25,9 +25,9 @@ final class EventLoop: @unchecked Sendable {
   var delayed: Set<Int32> = []
   private var nextConnectionID = 0
   private var readBuffer = [UInt8](repeating: 0, count: 65_536)
-  private var nextSweep: ContinuousClock.Instant
+  var nextSweep: ContinuousClock.Instant
   /// Set while accepting is paused because descriptors ran out.
-  private var acceptPausedUntil: ContinuousClock.Instant?
+  var acceptPausedUntil: ContinuousClock.Instant?
   let clock = ContinuousClock()
 
   init(configuration: LoopbackServer.Configuration, state: ServerState) throws {
@@ -213,7 +213,13 @@ final class EventLoop: @unchecked Sendable {
       outgoing = OutgoingResponse(
         bytes: output.bytes, readyAt: readyAt, after: output.closeAfter ? .closeGracefully : .keepOpen)
     }
-    connection.queue.append(outgoing)
+    var logged = outgoing
+    logged.logIndex = state.recordResponse(
+      SentResponse(
+        requestSequence: request.sequence, connectionID: connection.id, status: response.status,
+        fault: response.fault, bytes: Data(outgoing.bytes)))
+    if response.fault != nil { logged.logIndex = nil }
+    connection.queue.append(logged)
     if outgoing.after != .keepOpen { connection.acceptsRequests = false }
   }
 
@@ -251,6 +257,7 @@ final class EventLoop: @unchecked Sendable {
       }
       connection.queue.removeFirst()
       connection.written = 0
+      if let index = first.logIndex { state.markWritten(index) }
       switch first.after {
       case .keepOpen: continue
       case .closeAbruptly: return closeConnection(connection)
@@ -272,7 +279,7 @@ final class EventLoop: @unchecked Sendable {
     poller.update(connection.fd, readable: !connection.peerClosed, writable: writable)
   }
 
-  private func beginDrain(_ connection: Connection) {
+  func beginDrain(_ connection: Connection) {
     if connection.peerClosed { return closeConnection(connection) }
     watchWritable(connection, false)
     SocketShims.shutdownWrite(connection.fd)
@@ -285,59 +292,6 @@ final class EventLoop: @unchecked Sendable {
     delayed.remove(connection.fd)
     poller.remove(connection.fd)
     SocketShims.closeDescriptor(connection.fd)
-  }
-
-  // MARK: - Timers
-
-  private var sweepInterval: Duration {
-    min(max(configuration.idleTimeout / 4, .milliseconds(10)), .milliseconds(500))
-  }
-
-  private func timeoutUntilNextTimer() -> Int32 {
-    var deadline = min(nextSweep, acceptPausedUntil ?? nextSweep)
-    for fd in delayed {
-      if let readyAt = connections[fd]?.queue.first?.readyAt, readyAt < deadline { deadline = readyAt }
-    }
-    let remaining = ContinuousClock.now.duration(to: deadline)
-    if remaining <= .zero { return 0 }
-    let (seconds, attoseconds) = remaining.components
-    return Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 60_000))
-  }
-
-  private func runTimers() {
-    let now = ContinuousClock.now
-    if let paused = acceptPausedUntil, paused <= now {
-      acceptPausedUntil = nil
-      poller.update(listener.fd, readable: true, writable: false)
-    }
-    for fd in delayed {
-      if let connection = connections[fd], let readyAt = connection.queue.first?.readyAt, readyAt <= now {
-        flush(connection)
-      }
-    }
-    guard now >= nextSweep else { return }
-    nextSweep = now.advanced(by: sweepInterval)
-    for connection in Array(connections.values) {
-      if let deadline = connection.drainDeadline {
-        if deadline <= now { closeConnection(connection) }
-      } else if connection.lastActivity.advanced(by: configuration.idleTimeout) <= now {
-        if connection.isQuiet {
-          timeOut(connection)
-        } else if connection.watchesWritable {
-          closeConnection(connection)  // The client stopped reading what it asked for.
-        }
-      }
-    }
-  }
-
-  private func timeOut(_ connection: Connection) {
-    guard let failure = connection.parser.timeOut() else { return closeConnection(connection) }
-    recordFailure(failure, on: connection)
-    connection.acceptsRequests = false
-    let response = ServerResponse.text("\(failure.reason)\n", status: 408)
-    let output = ResponseSerializer.serialize(response, method: "GET", version: "HTTP/1.1", keepAlive: false)
-    connection.queue.append(OutgoingResponse(bytes: output.bytes, readyAt: nil, after: .closeGracefully))
-    flush(connection)
   }
 
   private func shutDown() {

@@ -131,6 +131,10 @@ public final class LoopbackServer: Sendable {
   /// Every request received, in arrival order, malformed ones included.
   public var requests: [RecordedRequest] { state.requests }
 
+  /// What the server answered, one entry per well-formed request in arrival order, with whether
+  /// every byte was written (empty when ``Configuration/recordsRequests`` is off).
+  public var responses: [SentResponse] { state.responses }
+
   /// The well-formed requests to `path` (compared like routes), in arrival order.
   public func requests(to path: String) -> [RecordedRequest] {
     state.requests.filter {
@@ -138,6 +142,17 @@ public final class LoopbackServer: Sendable {
     }
   }
 
-  /// Forgets every recorded request.
+  /// Waits, without blocking a thread, until at least `count` requests are recorded or `timeout`
+  /// passes, and returns every request recorded by then (for clients that give up before the
+  /// server has finished recording, such as one that disconnects mid-body).
+  public func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async -> [RecordedRequest] {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while state.requests.count < count, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    return state.requests
+  }
+
+  /// Forgets every recorded request and response (sequence numbers keep counting).
   public func clearRequests() { state.clearRequests() }
 }

@@ -116,12 +116,7 @@ struct RawSocketServerTests {
       let client = try RawClient(port: server.port)
       client.send("POST /cut HTTP/1.1\r\nContent-Length: 100\r\n\r\npartial")
     }
-    var recorded: RecordedRequest?
-    for _ in 0..<200 where recorded == nil {
-      try await Task.sleep(for: .milliseconds(5))
-      recorded = server.requests.first
-    }
-    let cut = try #require(recorded)
+    let cut = try #require(await server.waitForRequests(count: 1).first)
     #expect(cut.malformed?.contains("mid-body") == true)
     #expect(cut.path == "/cut")
     #expect(String(decoding: cut.raw, as: UTF8.self).hasSuffix("partial"))
