@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import CanaryTrap
+
+/// Replays the fuzz corpora (`Fuzz/Corpus/<target>`) through the same invariants the fuzz targets
+/// check, so every input that once found a bug stays a regression test of `swift test`. Crashing
+/// inputs go into the corpus folder of their target.
+@Suite("Fuzz corpus replay")
+struct FuzzCorpusReplayTests {
+  /// The files of `Fuzz/Corpus/<target>`, found from this source file's location.
+  static func corpus(_ target: String) -> [(name: String, bytes: [UInt8])] {
+    let root = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let folder = root.appendingPathComponent("Fuzz/Corpus/\(target)")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.sorted().compactMap { name in
+      (try? Data(contentsOf: folder.appendingPathComponent(name))).map { (name, Array($0)) }
+    }
+  }
+
+  @Test("HTTP corpus: one-shot and byte-by-byte parsing agree, and valid seeds parse")
+  func httpCorpus() {
+    let inputs = Self.corpus("http")
+    #expect(inputs.count >= 6)
+    for (name, bytes) in inputs {
+      let input = Array(bytes.dropFirst())  // byte 0 is the fuzz target's piece size
+      let whole = Self.parse(input, pieceSize: input.count + 1)
+      let trickled = Self.parse(input, pieceSize: 1)
+      // `100 Continue` is only due while the body is still missing, so it depends on the pieces.
+      #expect(
+        whole.filter { $0 != "continue" } == trickled.filter { $0 != "continue" },
+        "\(name): piece size changed the result")
+      #expect(!whole.isEmpty, "\(name): no event")
+    }
+    let valid = Self.parse(Array(inputs.first { $0.name == "pipelined" }!.bytes.dropFirst()), pieceSize: 1)
+    #expect(valid == ["GET /1", "GET /2", "continue", "PUT /3"])
+  }
+
+  @Test("multipart corpus: part bodies come from the input")
+  func multipartCorpus() {
+    for (name, bytes) in Self.corpus("multipart") {
+      let length = Int(bytes[0] % 72)
+      let boundary = String(decoding: bytes[1..<1 + length], as: UTF8.self)
+      let body = Data(bytes[(1 + length)...])
+      let parsed = MultipartBody(boundary: boundary, body: body)
+      #expect(!parsed.parts.isEmpty, "\(name): no parts")
+      for part in parsed.parts where !part.body.isEmpty {
+        #expect(body.range(of: part.body) != nil, "\(name): a part body not in the input")
+      }
+    }
+  }
+
+  @Test("manifest corpus: what loads writes back and reads back equal; short values are refused")
+  func manifestCorpus() throws {
+    var loaded = 0
+    for (name, bytes) in Self.corpus("manifest") {
+      guard let manifest = try? CanaryManifest(jsonData: Data(bytes)) else {
+        #expect(name == "short", "\(name) should load")
+        continue
+      }
+      loaded += 1
+      #expect(try CanaryManifest(jsonData: manifest.jsonData()) == manifest, "\(name)")
+    }
+    #expect(loaded == 2)
+  }
+
+  /// The parser's events for `bytes` fed in pieces of `pieceSize`, then the end of input.
+  static func parse(_ bytes: [UInt8], pieceSize: Int) -> [String] {
+    var parser = HTTPRequestParser(limits: .init(maxHeaderBytes: 2048, maxBodyBytes: 4096))
+    var events: [String] = []
+    var index = 0
+    while index < bytes.count {
+      let end = min(bytes.count, index + pieceSize)
+      parser.append(bytes[index..<end])
+      index = end
+      while let event = parser.next() {
+        switch event {
+        case .request(let request): events.append("\(request.head.method) \(request.head.target)")
+        case .continueExpected: events.append("continue")
+        case .failure(let failure): events.append("failure \(failure.status) \(failure.reason)")
+        }
+      }
+    }
+    if let failure = parser.finish() { events.append("end \(failure.reason)") }
+    return events
+  }
+}
