@@ -3,7 +3,7 @@ import Foundation
 /// Fuzz target `http`: feeds the bytes to the HTTP request parser in pieces whose sizes come from the
 /// first byte, drains every event, then derives the recorded-request views (query, cookies, form,
 /// multipart). Crashes on an invariant break: a request whose raw bytes were never received, a body
-/// over the limit, or events after a failure.
+/// over the limit, events after a failure, or a parse that changes with the size of the pieces.
 func fuzzHTTPParser(_ bytes: [UInt8]) {
   guard let first = bytes.first else { return }
   let input = bytes.dropFirst()
@@ -48,4 +48,34 @@ func fuzzHTTPParser(_ bytes: [UInt8]) {
   let pending = parser.hasPartialRequest
   let ending = parser.finish()
   precondition(pending == (ending != nil), "finish() disagrees with hasPartialRequest")
+  let inPieces = httpEventSummary(Array(input), limits: limits, pieceSize: pieceSize)
+  let atOnce = httpEventSummary(Array(input), limits: limits, pieceSize: input.count + 1)
+  precondition(inPieces == atOnce, "piece size changed the parse: \(inPieces) vs \(atOnce)")
+}
+
+/// The requests and failures (not `100 Continue`, which depends on timing) parsed from `input`
+/// fed in pieces of `pieceSize`, with the end-of-input failure if any.
+private func httpEventSummary(_ input: [UInt8], limits: HTTPRequestParser.Limits, pieceSize: Int)
+  -> [String]
+{
+  var parser = HTTPRequestParser(limits: limits)
+  var events: [String] = []
+  var index = 0
+  while index < input.count {
+    let end = min(input.count, index + pieceSize)
+    parser.append(input[index..<end])
+    index = end
+    while let event = parser.next() {
+      switch event {
+      case .request(let request):
+        events.append(
+          "\(request.head.method) \(request.head.target) \(request.head.headers.count) h, "
+            + "\(request.body.count) b, \(request.trailers.count) t, \(request.raw.count) raw")
+      case .continueExpected: break
+      case .failure(let failure): events.append("failure \(failure.status) \(failure.reason)")
+      }
+    }
+  }
+  if let failure = parser.finish() { events.append("end \(failure.status) \(failure.reason)") }
+  return events
 }
