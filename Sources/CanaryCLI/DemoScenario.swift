@@ -21,7 +21,8 @@ struct DemoScenario: Sendable {
   enum PrintDestination: Sendable {
     /// To the process's standard output, scanned through the scope's standard-stream capture.
     case standardOutput
-    /// To a memory log named `stdout`, so tests can run it without flooding their output.
+    /// To a memory log named `stdout`, without capturing the process's streams: for tests, whose
+    /// parallel neighbours share those streams.
     case memoryLog
   }
 

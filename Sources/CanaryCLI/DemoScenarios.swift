@@ -10,9 +10,13 @@ extension DemoScenario {
   /// The four examples, in the order the demo runs them.
   static let all: [DemoScenario] = [printingLogger, denylist, redacting, inspector]
 
-  /// A configuration that captures the standard streams and writes no report by itself.
-  private static func configuration(sinks: [any LeakSink] = []) -> CanaryTrap.Configuration {
-    CanaryTrap.Configuration(captureStandardStreams: true, sinks: sinks, reportDirectory: nil)
+  /// A configuration that writes no report by itself and captures the standard streams unless the
+  /// examples print into a memory log (as in tests, where parallel tests share the streams).
+  private static func configuration(
+    sinks: [any LeakSink] = [], printing: PrintDestination
+  ) -> CanaryTrap.Configuration {
+    CanaryTrap.Configuration(
+      captureStandardStreams: printing == .standardOutput, sinks: sinks, reportDirectory: nil)
   }
 
   /// Runs the matrix through `transport` built in the scope, then `afterwards` (exports, flushes).
@@ -64,7 +68,7 @@ extension DemoScenario {
     case .standardOutput: output = { line in print(line) }
     }
     return await runScope(
-      title: "printing-logger", configuration: configuration(sinks: sinks), kinds: kinds,
+      title: "printing-logger", configuration: configuration(sinks: sinks, printing: printing), kinds: kinds,
       transport: { _ in
         let logger = PrintingLogger(session: session, output: output)
         return Transport { request in
@@ -90,11 +94,11 @@ extension DemoScenario {
         .responseBody(.json("refresh_token")), .responseCookie("session_id"),
         .responseHeader("X-Debug-Token"),
       ]),
-    run: { kinds, _ in await runDenylist(kinds: kinds) })
+    run: { kinds, printing in await runDenylist(kinds: kinds, printing: printing) })
 
-  private static func runDenylist(kinds: [RequestKind]) async -> LeakReport {
+  private static func runDenylist(kinds: [RequestKind], printing: PrintDestination) async -> LeakReport {
     await runScope(
-      title: "denylist-interceptor", configuration: configuration(), kinds: kinds,
+      title: "denylist-interceptor", configuration: configuration(printing: printing), kinds: kinds,
       transport: { trap in
         let client = InterceptingClient(
           session: URLSession(configuration: .ephemeral),
@@ -108,11 +112,11 @@ extension DemoScenario {
     name: "redacting-transport",
     title: "3. RedactingTransport — allowlist redaction, one line per exchange (memory log)",
     expectation: .clean,
-    run: { kinds, _ in await runRedacting(kinds: kinds) })
+    run: { kinds, printing in await runRedacting(kinds: kinds, printing: printing) })
 
-  private static func runRedacting(kinds: [RequestKind]) async -> LeakReport {
+  private static func runRedacting(kinds: [RequestKind], printing: PrintDestination) async -> LeakReport {
     await runScope(
-      title: "redacting-transport", configuration: configuration(), kinds: kinds,
+      title: "redacting-transport", configuration: configuration(printing: printing), kinds: kinds,
       transport: { trap in
         let transport = RedactingTransport(sink: trap.memoryLog())
         return Transport { try await transport.send($0) }
@@ -131,9 +135,9 @@ extension DemoScenario {
         .responseBody(.json("access_token")), .redirect(hop: 1, .query("sig")),
       ],
       notAt: [.requestCookie("sid"), .requestCookie("device_id")]),
-    run: { kinds, _ in await runInspector(kinds: kinds) })
+    run: { kinds, printing in await runInspector(kinds: kinds, printing: printing) })
 
-  private static func runInspector(kinds: [RequestKind]) async -> LeakReport {
+  private static func runInspector(kinds: [RequestKind], printing: PrintDestination) async -> LeakReport {
     let exportDirectory = FileManager.default.temporaryDirectory
       .appendingPathComponent("canary-demo-inspector-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: exportDirectory) }
@@ -142,7 +146,8 @@ extension DemoScenario {
       FileSink(name: "export", urls: [exportDirectory], relativeTo: exportDirectory)
     ]
     return await runScope(
-      title: "network-inspector", configuration: configuration(sinks: sinks), kinds: kinds,
+      title: "network-inspector", configuration: configuration(sinks: sinks, printing: printing),
+      kinds: kinds,
       transport: { _ in .urlSession(inspector.makeSession()) },
       afterwards: { _ in try inspector.export(to: exportDirectory) })
   }

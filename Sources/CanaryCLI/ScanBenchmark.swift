@@ -1,7 +1,225 @@
-/// `canary bench scan`: not built yet.
+import CanaryTrap
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `canary bench scan`: scanner throughput on a synthetic log, against ripgrep when installed.
 enum ScanBenchmark {
+  static let help = """
+    USAGE: canary bench scan [--size MB] [--counts 10,100,1000,5000] [--no-rg] [--keep]
+
+    Writes a synthetic log of MB megabytes (default 400) to a temporary directory (kept with
+    --keep, with a manifest-COUNT.json per count, for repeating a run by hand), plants a few
+    canaries in it, then for each canary count scans it with every encoding on, with fragments on
+    and off, and prints MB/s and the peak resident memory of the scan. When 'rg' is on the PATH,
+    runs 'rg -F -f <patterns> --count-matches' on the same file with the literals 'canary
+    patterns' prints, and prints the throughput ratio. Build with -c release.
+
+    """
+
+  struct Options {
+    var megabytes = 400
+    var counts = [10, 100, 1000, 5000]
+    var ripgrep = true
+    var keep = false
+  }
+
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    io.writeError("canary bench scan: not built yet.\n")
+    var options = Options()
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      let next = index + 1 < arguments.count ? arguments[index + 1] : ""
+      switch argument {
+      case "--help", "-h":
+        io.writeOutput(help)
+        return ExitStatus.success
+      case "--size":
+        guard let size = Int(next), size > 0 else { return usage("--size needs a positive number of MB", io) }
+        options.megabytes = size
+        index += 1
+      case "--counts":
+        let counts = next.split(separator: ",").compactMap { Int($0) }
+        guard !counts.isEmpty, counts.allSatisfy({ $0 >= 5 }) else {
+          return usage("--counts needs numbers of at least 5, like 10,100,1000", io)
+        }
+        options.counts = counts
+        index += 1
+      case "--no-rg": options.ripgrep = false
+      case "--keep": options.keep = true
+      default: return usage("unknown option '\(argument)'", io)
+      }
+      index += 1
+    }
+    do {
+      try measure(options, io: io)
+      return ExitStatus.success
+    } catch {
+      io.writeError("canary bench scan: \(error)\n")
+      return ExitStatus.usage
+    }
+  }
+
+  static func usage(_ message: String, _ io: CommandIO) -> Int32 {
+    io.writeError("canary bench scan: \(message); see 'canary bench scan --help'\n")
     return ExitStatus.usage
+  }
+
+  static func measure(_ options: Options, io: CommandIO) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "canary-bench-scan-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { if !options.keep { try? FileManager.default.removeItem(at: directory) } }
+    let generator = CanaryGenerator()
+    let shapes: [CanaryShape] = [.token, .email, .uuid, .number, .jwt, .password]
+    let canaries = (0..<(options.counts.max() ?? 10)).map { index in
+      Canary(value: generator.makeValue(shapes[index % shapes.count]), location: .custom("bench[\(index)]"))
+    }
+    let plants = plantTexts(canaries)
+    let log = directory.appendingPathComponent("synthetic.log")
+    let started = ContinuousClock.now
+    let planted = try ScanBenchmarkCorpus.write(to: log, megabytes: options.megabytes, plants: plants)
+    let size = try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int ?? 0
+    io.writeOutput(
+      "corpus: \(log.path), \(size >> 20) MB, written in \(seconds(ContinuousClock.now - started)) s; "
+        + "planted: \(planted.map(\.encoding).joined(separator: ", "))\n")
+    _ = try LeakScanner(canaries: [], options: ScanOptions()).scanFile(at: log, source: "warm-up")  // page cache
+    let ripgrep = options.ripgrep ? which("rg") : nil
+    if options.ripgrep && ripgrep == nil {
+      io.writeOutput("rg not found on PATH: ripgrep comparison skipped\n")
+    }
+    io.writeOutput(
+      "canaries  patterns  build s  frag-on MB/s  frag-off MB/s  findings  peak RSS MB  rg MB/s  ratio\n")
+    for count in options.counts {
+      let set = Array(canaries.prefix(count))
+      if options.keep {
+        try CanaryManifest(canaries: set).write(
+          to: directory.appendingPathComponent("manifest-\(count).json"))
+      }
+      let buildStart = ContinuousClock.now
+      let scanner = LeakScanner(canaries: set)
+      let build = seconds(ContinuousClock.now - buildStart)
+      resetPeakMemory()
+      let (on, found) = try timedScan(scanner, log, size)
+      let peak = peakMemoryMB()
+      var off = ScanOptions()
+      off.minFragment = nil
+      let (offRate, _) = try timedScan(LeakScanner(canaries: set, options: off), log, size)
+      var line = "\(pad(count, 8))  \(pad(scanner.patterns.count, 8))  \(pad(build, 7))  \(pad(on, 12))  "
+      line += "\(pad(offRate, 13))  \(pad(found, 8))  \(pad(peak, 11))"
+      if let ripgrep {
+        let rate = try ripgrepRate(ripgrep, scanner: scanner, log: log, size: size, directory: directory)
+        line += "  \(pad(rate, 7))  \(pad(on / max(rate, 0.001), 5))x"
+      }
+      io.writeOutput(line + "\n")
+    }
+  }
+
+  /// One planted text per encoding family, each for a different canary.
+  static func plantTexts(_ canaries: [Canary]) -> [(Canary, String, String)] {
+    let token = canaries[0]
+    let email = canaries[1]
+    let uuid = canaries[2]
+    let jwt = canaries[4]
+    let password = canaries[5 % canaries.count]
+    let unreserved = CharacterSet(
+      charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    let basic = Data("user:\(password.value)".utf8).base64EncodedString()
+    let digest =
+      LeakScanner(canaries: [uuid], options: ScanOptions(encodings: [.sha256Hex], minFragment: nil))
+      .patterns.first?.bytes ?? []
+    return [
+      (token, "raw", "token=\(token.value)"),
+      (password, "base64", "Authorization: Basic \(basic)"),
+      (
+        email, "percent",
+        "email=\(email.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")"
+      ),
+      (uuid, "sha256-hex", "digest=\(String(decoding: digest, as: UTF8.self))"),
+      (jwt, "fragment", "jwt=...\(jwt.value.dropFirst(40).prefix(24))..."),  // past the shared header
+    ]
+  }
+
+  /// Scans `log` and returns MB/s and the number of findings.
+  static func timedScan(_ scanner: LeakScanner, _ log: URL, _ size: Int) throws -> (Double, Int) {
+    let start = ContinuousClock.now
+    let result = try scanner.scanFile(at: log, source: "synthetic.log")
+    let elapsed = ContinuousClock.now - start
+    if ProcessInfo.processInfo.environment["CANARY_BENCH_DEBUG"] != nil {
+      for finding in result.findings.prefix(20) {
+        print(finding.encoding, finding.canary.value, finding.canary.location, finding.excerpt)
+      }
+    }
+    return (Double(size) / 1_048_576 / max(seconds(elapsed), 1e-9), result.findings.count)
+  }
+
+  /// Runs ripgrep with the line-safe literals, as `canary patterns` prints them.
+  static func ripgrepRate(_ rg: String, scanner: LeakScanner, log: URL, size: Int, directory: URL) throws
+    -> Double
+  {
+    let patternsFile = directory.appendingPathComponent("patterns-\(scanner.canaries.count).txt")
+    var text = ""
+    for pattern in scanner.patterns where !pattern.bytes.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 })
+    {
+      if let line = String(bytes: pattern.bytes, encoding: .utf8) { text += line + "\n" }
+    }
+    try Data(text.utf8).write(to: patternsFile)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: rg)
+    process.arguments = ["-F", "-f", patternsFile.path, "--count-matches", log.path]
+    process.standardOutput = FileHandle.nullDevice
+    let start = ContinuousClock.now
+    try process.run()
+    process.waitUntilExit()
+    return Double(size) / 1_048_576 / max(seconds(ContinuousClock.now - start), 1e-9)
+  }
+
+  static func which(_ tool: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(tool)" }.first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+  }
+
+  /// Resets the kernel's peak-RSS counter (Linux: `echo 5 > /proc/self/clear_refs`).
+  static func resetPeakMemory() {
+    try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+  }
+
+  /// VmHWM from /proc/self/status in MB, or the getrusage maximum where /proc is missing.
+  static func peakMemoryMB() -> Double {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+      let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+    {
+      return kilobytes / 1024
+    }
+    var usage = rusage()
+    #if canImport(Darwin)
+      getrusage(RUSAGE_SELF, &usage)
+      return Double(usage.ru_maxrss) / 1_048_576
+    #else
+      getrusage(RUSAGE_SELF.rawValue, &usage)
+      return Double(usage.ru_maxrss) / 1024
+    #endif
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+
+  static func pad(_ value: some Any, _ width: Int) -> String {
+    var text: String
+    if let double = value as? Double {
+      text = String(format: double >= 100 ? "%.0f" : "%.2f", double)
+    } else {
+      text = "\(value)"
+    }
+    if text.count < width { text = String(repeating: " ", count: width - text.count) + text }
+    return text
   }
 }

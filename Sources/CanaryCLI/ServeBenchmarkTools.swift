@@ -134,9 +134,16 @@ enum ServeBenchmarkTools {
       return false
     }
 
+    /// Stops nginx (TERM, then KILL after two seconds) and removes its directory.
     func stop() {
+      let pidFile = directory.appendingPathComponent("nginx.pid")
+      let masterFromFile = (try? String(contentsOf: pidFile, encoding: .utf8))
+        .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      let pids = Set([process.processIdentifier] + (masterFromFile.map { [$0] } ?? []))
+      for pid in pids where pid > 0 { kill(pid, SIGTERM) }
+      for _ in 0..<200 where process.isRunning { usleep(10_000) }
       if process.isRunning {
-        process.terminate()
+        for pid in pids where pid > 0 { kill(pid, SIGKILL) }
         process.waitUntilExit()
       }
       try? FileManager.default.removeItem(at: directory)

@@ -75,6 +75,10 @@ enum ServeCommand {
     await stop()
     server.stop()
     let record = ServeRecord(baseURL: baseURL, requests: server.requests, canaries: manifest.canaries)
+    let seen = record.requestCanaries.filter(\.seen).count
+    io.writeError(
+      "canary serve: stopped after \(record.requests.count) requests; "
+        + "request-side canaries seen: \(seen) of \(record.requestCanaries.count)\n")
     do {
       let data = try record.jsonData()
       if let url = options.record {

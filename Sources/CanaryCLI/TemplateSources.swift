@@ -20,42 +20,39 @@ import Testing
 ///
 /// Template from `canary init graphql`: replace the code marked `// Replace with your client` with
 /// your app's client, and keep every planted location your request can carry.
-@Suite struct GraphQLLeakTests {
+@Suite(.canaryTrap) struct GraphQLLeakTests {
   @Test func graphQLLogsNoVariablesOrResponseData() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "graphql") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
-      let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
-      let token = trap.canary(.token, at: .responseBody(.json("data.register.token")))
+    let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
+    let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
+    let token = trap.canary(.token, at: .responseBody(.json("data.register.token")))
 
-      // Replace with your server's response.
-      let path = "/\(trap.tracer)/graphql"
-      trap.server.on(
-        .post, path, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
+    // Replace with your server's response.
+    let path = "/\(trap.tracer)/graphql"
+    trap.server.on(
+      .post, path, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
 
-      // Replace with your client's GraphQL call.
-      let operation: [String: Any] = [
-        "operationName": "Register",
-        "query": "mutation Register($input: RegisterInput!) { register(input: $input) { id token } }",
-        "variables": ["input": ["email": email, "phone": phone]],
-      ]
-      var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-      request.httpMethod = "POST"
-      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      request.httpBody = try JSONSerialization.data(withJSONObject: operation)
-      let (_, response) = try await exchange(request, through: transport, in: trap)
+    // Replace with your client's GraphQL call.
+    let operation: [String: Any] = [
+      "operationName": "Register",
+      "query": "mutation Register($input: RegisterInput!) { register(input: $input) { id token } }",
+      "variables": ["input": ["email": email, "phone": phone]],
+    ]
+    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = try JSONSerialization.data(withJSONObject: operation)
+    let (_, response) = try await exchange(request, through: transport, in: trap)
 
-      return response.statusCode == 200
-    }
-    #expect(try result.get(), "the exchange did not go as scripted")
-    #expect(report.isClean, "\(String(decoding: report.rendered(as: .text), as: UTF8.self))")
-  }
+    #expect(response.statusCode == 200, "the exchange did not go as scripted")
+  }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
 }
 
 /// Sends `request` through the app's transport and records the exchange, so the scope can prove
@@ -87,46 +84,43 @@ import Testing
 ///
 /// Template from `canary init json-api`: replace the code marked `// Replace with your client` with
 /// your app's client, and keep every planted location your request can carry.
-@Suite struct JSONAPILeakTests {
+@Suite(.canaryTrap) struct JSONAPILeakTests {
   @Test func apiCallLogsNoHeaderPathOrResponseSecret() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "json-api") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let bearer = trap.canary(.jwt, at: .requestHeader("Authorization"))
-      let apiKey = trap.canary(.token, at: .requestHeader("X-API-Key"))
-      let deviceToken = trap.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
-      let account = trap.canary(.number, at: .requestURL(.path(2)))
-      let cursor = trap.canary(.token, at: .requestURL(.query("cursor")))
-      let iban = trap.canary(.number, at: .responseBody(.json("statements[0].iban")))
+    let bearer = trap.canary(.jwt, at: .requestHeader("Authorization"))
+    let apiKey = trap.canary(.token, at: .requestHeader("X-API-Key"))
+    let deviceToken = trap.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
+    let account = trap.canary(.number, at: .requestURL(.path(2)))
+    let cursor = trap.canary(.token, at: .requestURL(.query("cursor")))
+    let iban = trap.canary(.number, at: .responseBody(.json("statements[0].iban")))
 
-      // Replace with your server's response.
-      let path = "/\(trap.tracer)/accounts/\(account)/statements"
-      trap.server.on(
-        .get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
+    // Replace with your server's response.
+    let path = "/\(trap.tracer)/accounts/\(account)/statements"
+    trap.server.on(
+      .get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
 
-      // Replace with your client's API call.
-      var components = URLComponents(url: trap.baseURL, resolvingAgainstBaseURL: false)!
-      components.path = path
-      components.queryItems = [
-        URLQueryItem(name: "limit", value: "20"), URLQueryItem(name: "cursor", value: cursor),
-      ]
-      var request = URLRequest(url: components.url!)
-      request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
-      request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
-      request.setValue(deviceToken, forHTTPHeaderField: "X-Acme-Device-Token")
-      request.setValue("application/json", forHTTPHeaderField: "Accept")
-      let (_, response) = try await exchange(request, through: transport, in: trap)
+    // Replace with your client's API call.
+    var components = URLComponents(url: trap.baseURL, resolvingAgainstBaseURL: false)!
+    components.path = path
+    components.queryItems = [
+      URLQueryItem(name: "limit", value: "20"), URLQueryItem(name: "cursor", value: cursor),
+    ]
+    var request = URLRequest(url: components.url!)
+    request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
+    request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
+    request.setValue(deviceToken, forHTTPHeaderField: "X-Acme-Device-Token")
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    let (_, response) = try await exchange(request, through: transport, in: trap)
 
-      return response.statusCode == 200
-    }
-    #expect(try result.get(), "the exchange did not go as scripted")
-    #expect(report.isClean, "\(String(decoding: report.rendered(as: .text), as: UTF8.self))")
-  }
+    #expect(response.statusCode == 200, "the exchange did not go as scripted")
+  }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
 }
 
 /// Sends `request` through the app's transport and records the exchange, so the scope can prove
@@ -157,47 +151,44 @@ import Testing
 ///
 /// Template from `canary init multipart`: replace the code marked `// Replace with your client` with
 /// your app's client, and keep every planted location your request can carry.
-@Suite struct MultipartUploadLeakTests {
+@Suite(.canaryTrap) struct MultipartUploadLeakTests {
   @Test func uploadLogsNoFieldFileOrFilename() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "multipart") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
-      let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
-      let filename = trap.canary(.token, at: .requestBody(.multipartFilename("document")))
-      let uploadID = trap.canary(.token, at: .responseBody(.json("upload_id")))
+    let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
+    let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
+    let filename = trap.canary(.token, at: .requestBody(.multipartFilename("document")))
+    let uploadID = trap.canary(.token, at: .responseBody(.json("upload_id")))
 
-      // Replace with your server's response.
-      let path = "/\(trap.tracer)/uploads"
-      trap.server.on(
-        .post, path, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
+    // Replace with your server's response.
+    let path = "/\(trap.tracer)/uploads"
+    trap.server.on(
+      .post, path, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
 
-      // Replace with your client's upload call (your multipart encoder, your file).
-      let boundary = "Boundary-\(UUID().uuidString)"
-      var body = Data()
-      body.append(
-        Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\n\(caption)\r\n".utf8))
-      body.append(
-        Data(
-          "--\(boundary)\r\nContent-Disposition: form-data; name=\"document\"; filename=\"\(filename)\"\r\nContent-Type: text/plain\r\n\r\nscan of \(content)\r\n"
-            .utf8))
-      body.append(Data("--\(boundary)--\r\n".utf8))
-      var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-      request.httpMethod = "POST"
-      request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
-      request.httpBody = body
-      let (_, response) = try await exchange(request, through: transport, in: trap)
+    // Replace with your client's upload call (your multipart encoder, your file).
+    let boundary = "Boundary-\(UUID().uuidString)"
+    var body = Data()
+    body.append(
+      Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\n\(caption)\r\n".utf8))
+    body.append(
+      Data(
+        "--\(boundary)\r\nContent-Disposition: form-data; name=\"document\"; filename=\"\(filename)\"\r\nContent-Type: text/plain\r\n\r\nscan of \(content)\r\n"
+          .utf8))
+    body.append(Data("--\(boundary)--\r\n".utf8))
+    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
+    request.httpMethod = "POST"
+    request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+    request.httpBody = body
+    let (_, response) = try await exchange(request, through: transport, in: trap)
 
-      return response.statusCode == 201
-    }
-    #expect(try result.get(), "the exchange did not go as scripted")
-    #expect(report.isClean, "\(String(decoding: report.rendered(as: .text), as: UTF8.self))")
-  }
+    #expect(response.statusCode == 201, "the exchange did not go as scripted")
+  }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
 }
 
 /// Sends `request` through the app's transport and records the exchange, so the scope can prove
@@ -229,46 +220,44 @@ import Testing
 ///
 /// Template from `canary init sign-in`: replace the code marked `// Replace with your client` with
 /// your app's client, and keep every planted location your request can carry.
-@Suite struct SignInLeakTests {
+@Suite(.canaryTrap) struct SignInLeakTests {
   @Test func signInLogsNoCredentialTokenOrCookie() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "sign-in") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let email = trap.canary(.email, at: .requestBody(.json("email")))
-      let password = trap.canary(.password, at: .requestBody(.json("password")))
-      let accessToken = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-      let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
-      let userID = trap.canary(.uuid, at: .responseBody(.json("user.id")))
-      let session = trap.canary(.token, at: .responseCookie("session"))
+    let email = trap.canary(.email, at: .requestBody(.json("email")))
+    let password = trap.canary(.password, at: .requestBody(.json("password")))
+    let accessToken = trap.canary(.jwt, at: .responseBody(.json("access_token")))
+    let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
+    let userID = trap.canary(.uuid, at: .responseBody(.json("user.id")))
+    let session = trap.canary(.token, at: .responseCookie("session"))
 
-      // Replace with your server's responses: keep every canary where your API puts real data.
-      let route = "/\(trap.tracer)/auth"
-      trap.server.on(
-        .post, "\(route)/signin",
-        respond: .json(
-          #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
-        ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
-      trap.server.on(.get, "\(route)/me", respond: .json(#"{"signed_in":true}"#))
+    // Replace with your server's responses: keep every canary where your API puts real data.
+    let route = "/\(trap.tracer)/auth"
+    trap.server.on(
+      .post, "\(route)/signin",
+      respond: .json(
+        #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
+      ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
+    trap.server.on(.get, "\(route)/me", respond: .json(#"{"signed_in":true}"#))
 
-      // Replace with your client's sign-in call.
-      var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
-      signIn.httpMethod = "POST"
-      signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      signIn.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
-      let (_, signInResponse) = try await exchange(signIn, through: transport, in: trap)
-      let (_, meResponse) = try await exchange(
-        URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/me")), through: transport, in: trap)
+    // Replace with your client's sign-in call.
+    var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
+    signIn.httpMethod = "POST"
+    signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    signIn.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
+    let (_, signInResponse) = try await exchange(signIn, through: transport, in: trap)
+    let (_, meResponse) = try await exchange(
+      URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/me")), through: transport, in: trap)
 
-      return signInResponse.statusCode == 200 && meResponse.statusCode == 200
-    }
-    #expect(try result.get(), "the exchange did not go as scripted")
-    #expect(report.isClean, "\(String(decoding: report.rendered(as: .text), as: UTF8.self))")
-  }
+    #expect(
+      signInResponse.statusCode == 200 && meResponse.statusCode == 200, "the exchange did not go as scripted")
+  }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
 }
 
 /// Sends `request` through the app's transport and records the exchange, so the scope can prove
@@ -300,37 +289,36 @@ import Testing
 ///
 /// Template from `canary init signed-download`: replace the code marked `// Replace with your client` with
 /// your app's client, and keep every planted location your request can carry.
-@Suite struct SignedDownloadLeakTests {
+@Suite(.canaryTrap) struct SignedDownloadLeakTests {
   @Test func downloadLogsNoSignedLocationOrFinalURL() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "signed-download") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
-      let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
-      let credential = trap.canary(.token, at: .redirect(hop: 1, .query("credential")))
+    let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
+    let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
+    let credential = trap.canary(.token, at: .redirect(hop: 1, .query("credential")))
 
-      // Replace with your server's redirect: keep the signature where your storage provider puts it.
-      let route = "/\(trap.tracer)/files"
-      trap.server.on(
-        .get, "\(route)/report",
-        respond: .redirect(
-          302, to: "\(route)/\(fileToken)?sig=\(signature)&credential=\(credential)&expires=600"))
-      trap.server.on(.get, "\(route)/\(fileToken)", respond: .text("%PDF-1.7 report"))
+    // Replace with your server's redirect: keep the signature where your storage provider puts it.
+    let route = "/\(trap.tracer)/files"
+    trap.server.on(
+      .get, "\(route)/report",
+      respond: .redirect(
+        302, to: "\(route)/\(fileToken)?sig=\(signature)&credential=\(credential)&expires=600"))
+    trap.server.on(.get, "\(route)/\(fileToken)", respond: .text("%PDF-1.7 report"))
 
-      // Replace with your client's download call.
-      let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/report"))
-      let (data, response) = try await exchange(request, through: transport, in: trap)
+    // Replace with your client's download call.
+    let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/report"))
+    let (data, response) = try await exchange(request, through: transport, in: trap)
 
-      return response.statusCode == 200 && String(decoding: data, as: UTF8.self).hasPrefix("%PDF")
-    }
-    #expect(try result.get(), "the exchange did not go as scripted")
-    #expect(report.isClean, "\(String(decoding: report.rendered(as: .text), as: UTF8.self))")
-  }
+    #expect(
+      response.statusCode == 200 && String(decoding: data, as: UTF8.self).hasPrefix("%PDF"),
+      "the exchange did not go as scripted")
+  }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
 }
 
 /// Sends `request` through the app's transport and records the exchange, so the scope can prove
@@ -362,55 +350,51 @@ import Testing
 ///
 /// Template from `canary init token-refresh`: replace the code marked `// Replace with your client` with
 /// your app's client, and keep every planted location your request can carry.
-@Suite struct TokenRefreshLeakTests {
+@Suite(.canaryTrap) struct TokenRefreshLeakTests {
   @Test func refreshLogsNoExpiredRefreshOrNewToken() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "token-refresh") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let expired = trap.canary(.jwt, at: .requestHeader("Authorization"))
-      let challenge = trap.canary(.token, at: .responseHeader("WWW-Authenticate"))
-      let refreshToken = trap.canary(.token, at: .requestBody(.form("refresh_token")))
-      let newAccess = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-      let newRefresh = trap.canary(.token, at: .responseBody(.json("refresh_token")))
+    let expired = trap.canary(.jwt, at: .requestHeader("Authorization"))
+    let challenge = trap.canary(.token, at: .responseHeader("WWW-Authenticate"))
+    let refreshToken = trap.canary(.token, at: .requestBody(.form("refresh_token")))
+    let newAccess = trap.canary(.jwt, at: .responseBody(.json("access_token")))
+    let newRefresh = trap.canary(.token, at: .responseBody(.json("refresh_token")))
 
-      // Replace with your server's responses.
-      let route = "/\(trap.tracer)/api"
-      trap.server.on(.get, "\(route)/orders") { request in
-        guard request.headers["Authorization"] == "Bearer \(newAccess)" else {
-          return .json(#"{"error":"invalid_token"}"#, status: 401)
-            .header("WWW-Authenticate", #"Bearer error="invalid_token", error_description="\#(challenge)""#)
-        }
-        return .json(#"{"orders":[],"count":0}"#)
+    // Replace with your server's responses.
+    let route = "/\(trap.tracer)/api"
+    trap.server.on(.get, "\(route)/orders") { request in
+      guard request.headers["Authorization"] == "Bearer \(newAccess)" else {
+        return .json(#"{"error":"invalid_token"}"#, status: 401)
+          .header("WWW-Authenticate", #"Bearer error="invalid_token", error_description="\#(challenge)""#)
       }
-      trap.server.on(
-        .post, "\(route)/oauth/token",
-        respond: .json(
-          #"{"access_token":"\#(newAccess)","refresh_token":"\#(newRefresh)","expires_in":3600}"#))
-
-      // Replace with your client's refresh flow (usually an interceptor or an auth actor).
-      var orders = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/orders"))
-      orders.setValue("Bearer \(expired)", forHTTPHeaderField: "Authorization")
-      let (_, refused) = try await exchange(orders, through: transport, in: trap)
-      var refresh = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/oauth/token"))
-      refresh.httpMethod = "POST"
-      refresh.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-      refresh.httpBody = Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)
-      let (tokens, _) = try await exchange(refresh, through: transport, in: trap)
-      let issued = try JSONSerialization.jsonObject(with: tokens) as? [String: Any]
-      let accessToken = issued?["access_token"] as? String ?? ""
-      orders.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-      let (_, response) = try await exchange(orders, through: transport, in: trap)
-
-      return refused.statusCode == 401 && response.statusCode == 200
+      return .json(#"{"orders":[],"count":0}"#)
     }
-    #expect(try result.get(), "the exchange did not go as scripted")
-    #expect(report.isClean, "\(String(decoding: report.rendered(as: .text), as: UTF8.self))")
-  }
+    trap.server.on(
+      .post, "\(route)/oauth/token",
+      respond: .json(#"{"access_token":"\#(newAccess)","refresh_token":"\#(newRefresh)","expires_in":3600}"#))
+
+    // Replace with your client's refresh flow (usually an interceptor or an auth actor).
+    var orders = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/orders"))
+    orders.setValue("Bearer \(expired)", forHTTPHeaderField: "Authorization")
+    let (_, refused) = try await exchange(orders, through: transport, in: trap)
+    var refresh = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/oauth/token"))
+    refresh.httpMethod = "POST"
+    refresh.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    refresh.httpBody = Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)
+    let (tokens, _) = try await exchange(refresh, through: transport, in: trap)
+    let issued = try JSONSerialization.jsonObject(with: tokens) as? [String: Any]
+    let accessToken = issued?["access_token"] as? String ?? ""
+    orders.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
+    let (_, response) = try await exchange(orders, through: transport, in: trap)
+
+    #expect(refused.statusCode == 401 && response.statusCode == 200, "the exchange did not go as scripted")
+  }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
 }
 
 /// Sends `request` through the app's transport and records the exchange, so the scope can prove
@@ -442,41 +426,39 @@ import XCTest
 /// Template from `canary init graphql --xctest`: replace the code marked
 /// `// Replace with your client` with your app's client, and keep every planted location your
 /// request can carry.
-final class GraphQLLeakXCTests: XCTestCase {
+final class GraphQLLeakXCTests: CanaryTrapTestCase {
   func testGraphQLLogsNoVariablesOrResponseData() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "graphql") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
-      let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
-      let token = trap.canary(.token, at: .responseBody(.json("data.register.token")))
+    let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
+    let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
+    let token = trap.canary(.token, at: .responseBody(.json("data.register.token")))
 
-      // Replace with your server's response.
-      let path = "/\(trap.tracer)/graphql"
-      trap.server.on(
-        .post, path, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
+    // Replace with your server's response.
+    let path = "/\(trap.tracer)/graphql"
+    trap.server.on(
+      .post, path, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
 
-      // Replace with your client's GraphQL call.
-      let operation: [String: Any] = [
-        "operationName": "Register",
-        "query": "mutation Register($input: RegisterInput!) { register(input: $input) { id token } }",
-        "variables": ["input": ["email": email, "phone": phone]],
-      ]
-      var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-      request.httpMethod = "POST"
-      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      request.httpBody = try JSONSerialization.data(withJSONObject: operation)
-      let (_, response) = try await exchange(request, through: transport, in: trap)
+    // Replace with your client's GraphQL call.
+    let operation: [String: Any] = [
+      "operationName": "Register",
+      "query": "mutation Register($input: RegisterInput!) { register(input: $input) { id token } }",
+      "variables": ["input": ["email": email, "phone": phone]],
+    ]
+    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = try JSONSerialization.data(withJSONObject: operation)
+    let (_, response) = try await exchange(request, through: transport, in: trap)
 
-      return response.statusCode == 200
-    }
-    XCTAssertTrue(try result.get(), "the exchange did not go as scripted")
-    XCTAssertTrue(report.isClean, String(decoding: report.rendered(as: .text), as: UTF8.self))
+    XCTAssertTrue(response.statusCode == 200, "the exchange did not go as scripted")
+    await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
 }
 
@@ -510,45 +492,43 @@ import XCTest
 /// Template from `canary init json-api --xctest`: replace the code marked
 /// `// Replace with your client` with your app's client, and keep every planted location your
 /// request can carry.
-final class JSONAPILeakXCTests: XCTestCase {
+final class JSONAPILeakXCTests: CanaryTrapTestCase {
   func testApiCallLogsNoHeaderPathOrResponseSecret() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "json-api") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let bearer = trap.canary(.jwt, at: .requestHeader("Authorization"))
-      let apiKey = trap.canary(.token, at: .requestHeader("X-API-Key"))
-      let deviceToken = trap.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
-      let account = trap.canary(.number, at: .requestURL(.path(2)))
-      let cursor = trap.canary(.token, at: .requestURL(.query("cursor")))
-      let iban = trap.canary(.number, at: .responseBody(.json("statements[0].iban")))
+    let bearer = trap.canary(.jwt, at: .requestHeader("Authorization"))
+    let apiKey = trap.canary(.token, at: .requestHeader("X-API-Key"))
+    let deviceToken = trap.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
+    let account = trap.canary(.number, at: .requestURL(.path(2)))
+    let cursor = trap.canary(.token, at: .requestURL(.query("cursor")))
+    let iban = trap.canary(.number, at: .responseBody(.json("statements[0].iban")))
 
-      // Replace with your server's response.
-      let path = "/\(trap.tracer)/accounts/\(account)/statements"
-      trap.server.on(
-        .get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
+    // Replace with your server's response.
+    let path = "/\(trap.tracer)/accounts/\(account)/statements"
+    trap.server.on(
+      .get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
 
-      // Replace with your client's API call.
-      var components = URLComponents(url: trap.baseURL, resolvingAgainstBaseURL: false)!
-      components.path = path
-      components.queryItems = [
-        URLQueryItem(name: "limit", value: "20"), URLQueryItem(name: "cursor", value: cursor),
-      ]
-      var request = URLRequest(url: components.url!)
-      request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
-      request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
-      request.setValue(deviceToken, forHTTPHeaderField: "X-Acme-Device-Token")
-      request.setValue("application/json", forHTTPHeaderField: "Accept")
-      let (_, response) = try await exchange(request, through: transport, in: trap)
+    // Replace with your client's API call.
+    var components = URLComponents(url: trap.baseURL, resolvingAgainstBaseURL: false)!
+    components.path = path
+    components.queryItems = [
+      URLQueryItem(name: "limit", value: "20"), URLQueryItem(name: "cursor", value: cursor),
+    ]
+    var request = URLRequest(url: components.url!)
+    request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
+    request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
+    request.setValue(deviceToken, forHTTPHeaderField: "X-Acme-Device-Token")
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    let (_, response) = try await exchange(request, through: transport, in: trap)
 
-      return response.statusCode == 200
-    }
-    XCTAssertTrue(try result.get(), "the exchange did not go as scripted")
-    XCTAssertTrue(report.isClean, String(decoding: report.rendered(as: .text), as: UTF8.self))
+    XCTAssertTrue(response.statusCode == 200, "the exchange did not go as scripted")
+    await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
 }
 
@@ -581,46 +561,44 @@ import XCTest
 /// Template from `canary init multipart --xctest`: replace the code marked
 /// `// Replace with your client` with your app's client, and keep every planted location your
 /// request can carry.
-final class MultipartUploadLeakXCTests: XCTestCase {
+final class MultipartUploadLeakXCTests: CanaryTrapTestCase {
   func testUploadLogsNoFieldFileOrFilename() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "multipart") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
-      let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
-      let filename = trap.canary(.token, at: .requestBody(.multipartFilename("document")))
-      let uploadID = trap.canary(.token, at: .responseBody(.json("upload_id")))
+    let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
+    let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
+    let filename = trap.canary(.token, at: .requestBody(.multipartFilename("document")))
+    let uploadID = trap.canary(.token, at: .responseBody(.json("upload_id")))
 
-      // Replace with your server's response.
-      let path = "/\(trap.tracer)/uploads"
-      trap.server.on(
-        .post, path, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
+    // Replace with your server's response.
+    let path = "/\(trap.tracer)/uploads"
+    trap.server.on(
+      .post, path, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
 
-      // Replace with your client's upload call (your multipart encoder, your file).
-      let boundary = "Boundary-\(UUID().uuidString)"
-      var body = Data()
-      body.append(
-        Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\n\(caption)\r\n".utf8))
-      body.append(
-        Data(
-          "--\(boundary)\r\nContent-Disposition: form-data; name=\"document\"; filename=\"\(filename)\"\r\nContent-Type: text/plain\r\n\r\nscan of \(content)\r\n"
-            .utf8))
-      body.append(Data("--\(boundary)--\r\n".utf8))
-      var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-      request.httpMethod = "POST"
-      request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
-      request.httpBody = body
-      let (_, response) = try await exchange(request, through: transport, in: trap)
+    // Replace with your client's upload call (your multipart encoder, your file).
+    let boundary = "Boundary-\(UUID().uuidString)"
+    var body = Data()
+    body.append(
+      Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\n\(caption)\r\n".utf8))
+    body.append(
+      Data(
+        "--\(boundary)\r\nContent-Disposition: form-data; name=\"document\"; filename=\"\(filename)\"\r\nContent-Type: text/plain\r\n\r\nscan of \(content)\r\n"
+          .utf8))
+    body.append(Data("--\(boundary)--\r\n".utf8))
+    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
+    request.httpMethod = "POST"
+    request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+    request.httpBody = body
+    let (_, response) = try await exchange(request, through: transport, in: trap)
 
-      return response.statusCode == 201
-    }
-    XCTAssertTrue(try result.get(), "the exchange did not go as scripted")
-    XCTAssertTrue(report.isClean, String(decoding: report.rendered(as: .text), as: UTF8.self))
+    XCTAssertTrue(response.statusCode == 201, "the exchange did not go as scripted")
+    await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
 }
 
@@ -654,45 +632,44 @@ import XCTest
 /// Template from `canary init sign-in --xctest`: replace the code marked
 /// `// Replace with your client` with your app's client, and keep every planted location your
 /// request can carry.
-final class SignInLeakXCTests: XCTestCase {
+final class SignInLeakXCTests: CanaryTrapTestCase {
   func testSignInLogsNoCredentialTokenOrCookie() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "sign-in") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let email = trap.canary(.email, at: .requestBody(.json("email")))
-      let password = trap.canary(.password, at: .requestBody(.json("password")))
-      let accessToken = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-      let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
-      let userID = trap.canary(.uuid, at: .responseBody(.json("user.id")))
-      let session = trap.canary(.token, at: .responseCookie("session"))
+    let email = trap.canary(.email, at: .requestBody(.json("email")))
+    let password = trap.canary(.password, at: .requestBody(.json("password")))
+    let accessToken = trap.canary(.jwt, at: .responseBody(.json("access_token")))
+    let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
+    let userID = trap.canary(.uuid, at: .responseBody(.json("user.id")))
+    let session = trap.canary(.token, at: .responseCookie("session"))
 
-      // Replace with your server's responses: keep every canary where your API puts real data.
-      let route = "/\(trap.tracer)/auth"
-      trap.server.on(
-        .post, "\(route)/signin",
-        respond: .json(
-          #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
-        ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
-      trap.server.on(.get, "\(route)/me", respond: .json(#"{"signed_in":true}"#))
+    // Replace with your server's responses: keep every canary where your API puts real data.
+    let route = "/\(trap.tracer)/auth"
+    trap.server.on(
+      .post, "\(route)/signin",
+      respond: .json(
+        #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
+      ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
+    trap.server.on(.get, "\(route)/me", respond: .json(#"{"signed_in":true}"#))
 
-      // Replace with your client's sign-in call.
-      var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
-      signIn.httpMethod = "POST"
-      signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      signIn.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
-      let (_, signInResponse) = try await exchange(signIn, through: transport, in: trap)
-      let (_, meResponse) = try await exchange(
-        URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/me")), through: transport, in: trap)
+    // Replace with your client's sign-in call.
+    var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
+    signIn.httpMethod = "POST"
+    signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    signIn.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
+    let (_, signInResponse) = try await exchange(signIn, through: transport, in: trap)
+    let (_, meResponse) = try await exchange(
+      URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/me")), through: transport, in: trap)
 
-      return signInResponse.statusCode == 200 && meResponse.statusCode == 200
-    }
-    XCTAssertTrue(try result.get(), "the exchange did not go as scripted")
-    XCTAssertTrue(report.isClean, String(decoding: report.rendered(as: .text), as: UTF8.self))
+    XCTAssertTrue(
+      signInResponse.statusCode == 200 && meResponse.statusCode == 200, "the exchange did not go as scripted")
+    await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
 }
 
@@ -726,36 +703,36 @@ import XCTest
 /// Template from `canary init signed-download --xctest`: replace the code marked
 /// `// Replace with your client` with your app's client, and keep every planted location your
 /// request can carry.
-final class SignedDownloadLeakXCTests: XCTestCase {
+final class SignedDownloadLeakXCTests: CanaryTrapTestCase {
   func testDownloadLogsNoSignedLocationOrFinalURL() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "signed-download") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
-      let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
-      let credential = trap.canary(.token, at: .redirect(hop: 1, .query("credential")))
+    let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
+    let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
+    let credential = trap.canary(.token, at: .redirect(hop: 1, .query("credential")))
 
-      // Replace with your server's redirect: keep the signature where your storage provider puts it.
-      let route = "/\(trap.tracer)/files"
-      trap.server.on(
-        .get, "\(route)/report",
-        respond: .redirect(
-          302, to: "\(route)/\(fileToken)?sig=\(signature)&credential=\(credential)&expires=600"))
-      trap.server.on(.get, "\(route)/\(fileToken)", respond: .text("%PDF-1.7 report"))
+    // Replace with your server's redirect: keep the signature where your storage provider puts it.
+    let route = "/\(trap.tracer)/files"
+    trap.server.on(
+      .get, "\(route)/report",
+      respond: .redirect(
+        302, to: "\(route)/\(fileToken)?sig=\(signature)&credential=\(credential)&expires=600"))
+    trap.server.on(.get, "\(route)/\(fileToken)", respond: .text("%PDF-1.7 report"))
 
-      // Replace with your client's download call.
-      let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/report"))
-      let (data, response) = try await exchange(request, through: transport, in: trap)
+    // Replace with your client's download call.
+    let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/report"))
+    let (data, response) = try await exchange(request, through: transport, in: trap)
 
-      return response.statusCode == 200 && String(decoding: data, as: UTF8.self).hasPrefix("%PDF")
-    }
-    XCTAssertTrue(try result.get(), "the exchange did not go as scripted")
-    XCTAssertTrue(report.isClean, String(decoding: report.rendered(as: .text), as: UTF8.self))
+    XCTAssertTrue(
+      response.statusCode == 200 && String(decoding: data, as: UTF8.self).hasPrefix("%PDF"),
+      "the exchange did not go as scripted")
+    await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
 }
 
@@ -789,54 +766,52 @@ import XCTest
 /// Template from `canary init token-refresh --xctest`: replace the code marked
 /// `// Replace with your client` with your app's client, and keep every planted location your
 /// request can carry.
-final class TokenRefreshLeakXCTests: XCTestCase {
+final class TokenRefreshLeakXCTests: CanaryTrapTestCase {
   func testRefreshLogsNoExpiredRefreshOrNewToken() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "token-refresh") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let expired = trap.canary(.jwt, at: .requestHeader("Authorization"))
-      let challenge = trap.canary(.token, at: .responseHeader("WWW-Authenticate"))
-      let refreshToken = trap.canary(.token, at: .requestBody(.form("refresh_token")))
-      let newAccess = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-      let newRefresh = trap.canary(.token, at: .responseBody(.json("refresh_token")))
+    let expired = trap.canary(.jwt, at: .requestHeader("Authorization"))
+    let challenge = trap.canary(.token, at: .responseHeader("WWW-Authenticate"))
+    let refreshToken = trap.canary(.token, at: .requestBody(.form("refresh_token")))
+    let newAccess = trap.canary(.jwt, at: .responseBody(.json("access_token")))
+    let newRefresh = trap.canary(.token, at: .responseBody(.json("refresh_token")))
 
-      // Replace with your server's responses.
-      let route = "/\(trap.tracer)/api"
-      trap.server.on(.get, "\(route)/orders") { request in
-        guard request.headers["Authorization"] == "Bearer \(newAccess)" else {
-          return .json(#"{"error":"invalid_token"}"#, status: 401)
-            .header("WWW-Authenticate", #"Bearer error="invalid_token", error_description="\#(challenge)""#)
-        }
-        return .json(#"{"orders":[],"count":0}"#)
+    // Replace with your server's responses.
+    let route = "/\(trap.tracer)/api"
+    trap.server.on(.get, "\(route)/orders") { request in
+      guard request.headers["Authorization"] == "Bearer \(newAccess)" else {
+        return .json(#"{"error":"invalid_token"}"#, status: 401)
+          .header("WWW-Authenticate", #"Bearer error="invalid_token", error_description="\#(challenge)""#)
       }
-      trap.server.on(
-        .post, "\(route)/oauth/token",
-        respond: .json(
-          #"{"access_token":"\#(newAccess)","refresh_token":"\#(newRefresh)","expires_in":3600}"#))
-
-      // Replace with your client's refresh flow (usually an interceptor or an auth actor).
-      var orders = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/orders"))
-      orders.setValue("Bearer \(expired)", forHTTPHeaderField: "Authorization")
-      let (_, refused) = try await exchange(orders, through: transport, in: trap)
-      var refresh = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/oauth/token"))
-      refresh.httpMethod = "POST"
-      refresh.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-      refresh.httpBody = Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)
-      let (tokens, _) = try await exchange(refresh, through: transport, in: trap)
-      let issued = try JSONSerialization.jsonObject(with: tokens) as? [String: Any]
-      let accessToken = issued?["access_token"] as? String ?? ""
-      orders.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-      let (_, response) = try await exchange(orders, through: transport, in: trap)
-
-      return refused.statusCode == 401 && response.statusCode == 200
+      return .json(#"{"orders":[],"count":0}"#)
     }
-    XCTAssertTrue(try result.get(), "the exchange did not go as scripted")
-    XCTAssertTrue(report.isClean, String(decoding: report.rendered(as: .text), as: UTF8.self))
+    trap.server.on(
+      .post, "\(route)/oauth/token",
+      respond: .json(#"{"access_token":"\#(newAccess)","refresh_token":"\#(newRefresh)","expires_in":3600}"#))
+
+    // Replace with your client's refresh flow (usually an interceptor or an auth actor).
+    var orders = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/orders"))
+    orders.setValue("Bearer \(expired)", forHTTPHeaderField: "Authorization")
+    let (_, refused) = try await exchange(orders, through: transport, in: trap)
+    var refresh = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/oauth/token"))
+    refresh.httpMethod = "POST"
+    refresh.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    refresh.httpBody = Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)
+    let (tokens, _) = try await exchange(refresh, through: transport, in: trap)
+    let issued = try JSONSerialization.jsonObject(with: tokens) as? [String: Any]
+    let accessToken = issued?["access_token"] as? String ?? ""
+    orders.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
+    let (_, response) = try await exchange(orders, through: transport, in: trap)
+
+    XCTAssertTrue(
+      refused.statusCode == 401 && response.statusCode == 200, "the exchange did not go as scripted")
+    await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
 }
 

@@ -66,7 +66,7 @@ private let templatesFolder = URL(fileURLWithPath: #filePath)
     #expect(
       await InitCommand.run(["graphql", "-o", directory.path, "--force"], io: captured.io)
         == ExitStatus.success)
-    #expect(try String(contentsOf: existing, encoding: .utf8).contains("@Suite struct GraphQLLeakTests"))
+    #expect(try String(contentsOf: existing, encoding: .utf8).contains("struct GraphQLLeakTests"))
   }
 
   @Test func listsEveryKindAndRejectsBadInput() async {

@@ -90,7 +90,9 @@ struct ServeCommandTests {
     let targets = try #require(record["requests"] as? [[String: Any]]).map { $0["target"] as? String ?? "" }
     #expect(targets.count == 4)
     #expect(targets[2].contains("sig=cnryRedirQuery008"))
-    #expect(captured.error.current.isEmpty)
+    #expect(
+      captured.error.current == "canary serve: stopped after 4 requests; request-side canaries seen: 2 of 3\n"
+    )
   }
 
   @Test func badUsageExitsWithStatus2AndOneLineReason() async {

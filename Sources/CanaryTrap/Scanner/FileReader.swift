@@ -52,5 +52,32 @@ enum FileReader {
     }
   }
 
+  /// Sets the line and column of `findings` (sorted by offset) by counting the newlines of the
+  /// file from `offset` up to the last finding.
+  static func numberLines(of findings: inout [LeakFinding], in url: URL, from offset: UInt64) throws {
+    let chunk = 1 << 20
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
+    defer { buffer.deallocate() }
+    var counter = LineCounter()
+    var next = 0
+    try read(url, from: offset) { fd in
+      var chunkStart = 0
+      while next < findings.count {
+        let length = try readSome(fd, into: buffer, count: chunk, path: url.path)
+        guard length > 0 else { break }
+        var consumed = 0
+        while next < findings.count, findings[next].offset < chunkStart + length {
+          let target = findings[next].offset - chunkStart
+          counter.advance(over: buffer + consumed, count: target - consumed)
+          consumed = target
+          (findings[next].line, findings[next].column) = counter.lineAndColumn
+          next += 1
+        }
+        counter.advance(over: buffer + consumed, count: length - consumed)
+        chunkStart += length
+      }
+    }
+  }
+
   static func lastError() -> String { String(cString: strerror(errno)) }
 }

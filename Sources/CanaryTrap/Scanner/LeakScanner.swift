@@ -84,16 +84,15 @@ public final class LeakScanner: Sendable {
   public func scanFile(at url: URL, from offset: UInt64, source: String) throws -> (
     findings: [LeakFinding], bytes: Int
   ) {
-    let stream = makeStream(source: source)
+    let stream = ScanStream(
+      matcher: matcher, canaries: canaries, source: source, excerptRadius: options.excerptRadius,
+      chunkSize: chunkSize, countsLines: false)
     try FileReader.read(url, from: offset) { fd in
-      while true {
-        let written = try stream.fill { pointer, space in
-          try FileReader.readSome(fd, into: pointer, count: space, path: url.path)
-        }
-        if written == 0 { break }
-      }
+      while try stream.fill({ try FileReader.readSome(fd, into: $0, count: $1, path: url.path) }) > 0 {}
     }
     let bytes = stream.bytesScanned
-    return (stream.finish(), bytes)
+    var findings = stream.finish()
+    if !findings.isEmpty { try FileReader.numberLines(of: &findings, in: url, from: offset) }
+    return (findings, bytes)
   }
 }

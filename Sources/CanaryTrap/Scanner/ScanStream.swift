@@ -32,7 +32,15 @@ public final class ScanStream {
   private var findings: [LeakFinding] = []
   private var finished = false
 
-  init(matcher: CompiledMatcher, canaries: [Canary], source: String, excerptRadius: Int, chunkSize: Int) {
+  /// Whether newlines are counted while scanning; a file scan turns it off and numbers the lines
+  /// of its (rare) findings afterwards, re-reading the file only when something was found.
+  private let countsLines: Bool
+
+  init(
+    matcher: CompiledMatcher, canaries: [Canary], source: String, excerptRadius: Int, chunkSize: Int,
+    countsLines: Bool = true
+  ) {
+    self.countsLines = countsLines
     self.matcher = matcher
     self.canaries = canaries
     self.source = source
@@ -96,7 +104,7 @@ public final class ScanStream {
     candidates.removeAll(keepingCapacity: true)
     matcher.findCandidates(in: buffer, count: count, into: &candidates)
     if !candidates.isEmpty {
-      let ready = CandidateResolver.resolve(candidates).filter {
+      let ready = CandidateResolver.resolve(candidates, maxLength: matcher.maxLength).filter {
         base + $0.end >= frontier && base + $0.end <= emitLimit
       }.sorted { $0.start < $1.start }
       report(ready)
@@ -104,7 +112,7 @@ public final class ScanStream {
     frontier = emitLimit + 1
     guard !final else { return }
     let dropped = count - overlap
-    lines.advance(over: buffer, count: dropped)
+    if countsLines { lines.advance(over: buffer, count: dropped) }
     memmove(buffer, buffer + dropped, overlap)
     base += dropped
     count = overlap
@@ -115,9 +123,12 @@ public final class ScanStream {
     var cursor = lines
     var cursorIndex = 0
     for match in matches {
-      cursor.advance(over: buffer + cursorIndex, count: match.start - cursorIndex)
-      cursorIndex = match.start
-      let (line, column) = cursor.lineAndColumn
+      var (line, column) = (0, 0)
+      if countsLines {
+        cursor.advance(over: buffer + cursorIndex, count: match.start - cursorIndex)
+        cursorIndex = match.start
+        (line, column) = cursor.lineAndColumn
+      }
       let low = max(0, match.start - radius)
       let high = min(count, match.end + radius)
       let excerpt = Excerpt.render(UnsafeBufferPointer(start: buffer + low, count: high - low))

@@ -26,6 +26,8 @@ final class EventLoop: @unchecked Sendable {
   private var nextConnectionID = 0
   private var readBuffer = [UInt8](repeating: 0, count: 65_536)
   private var nextSweep: ContinuousClock.Instant
+  /// Set while accepting is paused because descriptors ran out.
+  private var acceptPausedUntil: ContinuousClock.Instant?
   let clock = ContinuousClock()
 
   init(configuration: LoopbackServer.Configuration, state: ServerState) throws {
@@ -49,13 +51,14 @@ final class EventLoop: @unchecked Sendable {
 
   /// Starts the I/O thread and returns once it runs.
   func start() {
+    let name = "canary:\(listener.port)"
     let thread = Thread { [self] in
+      Thread.current.name = name
       threadID.withLock { $0 = pthread_self() }
       started.signal()
       run()
       finished.signal()
     }
-    thread.name = "CanaryTrap.LoopbackServer:\(listener.port)"
     thread.start()
     started.wait()
   }
@@ -96,11 +99,21 @@ final class EventLoop: @unchecked Sendable {
   }
 
   private func acceptAll() {
-    while let fd = listener.acceptConnection() {
-      let connection = Connection(fd: fd, id: nextConnectionID, limits: limits, now: .now)
-      nextConnectionID += 1
-      connections[fd] = connection
-      poller.add(fd, writable: false)
+    while true {
+      switch listener.acceptConnection() {
+      case .accepted(let fd):
+        let connection = Connection(fd: fd, id: nextConnectionID, limits: limits, now: .now)
+        nextConnectionID += 1
+        connections[fd] = connection
+        poller.add(fd, writable: false)
+      case .none:
+        return
+      case .outOfDescriptors:
+        // The listener would stay readable and spin the loop: stop watching it for a moment.
+        poller.update(listener.fd, readable: false, writable: false)
+        acceptPausedUntil = ContinuousClock.now.advanced(by: .milliseconds(50))
+        return
+      }
     }
   }
 
@@ -281,7 +294,7 @@ final class EventLoop: @unchecked Sendable {
   }
 
   private func timeoutUntilNextTimer() -> Int32 {
-    var deadline = nextSweep
+    var deadline = min(nextSweep, acceptPausedUntil ?? nextSweep)
     for fd in delayed {
       if let readyAt = connections[fd]?.queue.first?.readyAt, readyAt < deadline { deadline = readyAt }
     }
@@ -293,6 +306,10 @@ final class EventLoop: @unchecked Sendable {
 
   private func runTimers() {
     let now = ContinuousClock.now
+    if let paused = acceptPausedUntil, paused <= now {
+      acceptPausedUntil = nil
+      poller.update(listener.fd, readable: true, writable: false)
+    }
     for fd in delayed {
       if let connection = connections[fd], let readyAt = connection.queue.first?.readyAt, readyAt <= now {
         flush(connection)

@@ -119,3 +119,48 @@ import Testing
     #expect(result.source.status == .heard)
   }
 }
+
+extension ScanStreamTests {
+  @Test func bytesSharedByTwoCanariesAreNoFragmentOfEither() {
+    let header = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    let first = Canary(value: header + ".eyJzdWIiOiJjbnJ5YWFh.sig1", location: .custom("jwt[1]"))
+    let second = Canary(
+      value: header + ".eyJzdWIiOiJjbnJ5YmJiZGRkZWVlZmZm.sig2", location: .custom("jwt[2]"))
+    let scanner = LeakScanner(canaries: [first, second])
+    #expect(scanner.scan(Data("Bearer \(header)...".utf8), source: "s").isEmpty)
+    // A longer run that only the second canary explains, with 12 bytes of its own, is its fragment.
+    let findings = scanner.scan(
+      Data("Bearer \(header).eyJzdWIiOiJjbnJ5YmJiZGRkZWVl...".utf8), source: "s")
+    #expect(findings.map(\.canary) == [second])
+    #expect(findings.map(\.encoding) == ["fragment"])
+  }
+}
+
+extension ScanStreamTests {
+  @Test func newlineCountMatchesANaiveCount() {
+    var random = ScannerOracleTests.SeededGenerator(state: 5)
+    for length in [0, 1, 7, 8, 9, 31, 64, 2047, 2048, 2049, 10_000] {
+      let bytes = (0..<length).map { _ in
+        [0x0A, 0x0B, 0x8A, 0x00, 0x61].randomElement(using: &random)! as UInt8
+      }
+      let counted = bytes.withUnsafeBufferPointer { LineCounter.countNewlines($0.baseAddress!, length) }
+      #expect(counted == bytes.filter { $0 == 0x0A }.count, "length \(length)")
+    }
+  }
+
+  @Test func fileFindingsAreNumberedAcrossChunks() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("many.log")
+    var text = ""
+    for line in 1...3000 {
+      text += [700, 2999].contains(line) ? "at \(Self.token.value)\n" : "filler line \(line)\n"
+    }
+    try Data(text.utf8).write(to: file)
+    let scanner = LeakScanner(canaries: [Self.token], options: ScanOptions(), chunkSize: 1000)
+    let result = try scanner.scanFile(at: file, source: "many")
+    #expect(result.findings.map(\.line) == [700, 2999])
+    #expect(result.findings.map(\.column) == [4, 4])
+    #expect(result.findings == scanner.scan(Data(text.utf8), source: "many"))
+  }
+}

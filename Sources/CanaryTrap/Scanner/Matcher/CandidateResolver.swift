@@ -1,11 +1,42 @@
 /// Keeps the most specific match where matches of one canary overlap.
 ///
 /// Exact encoded literals beat case-insensitive matches, which beat fragments; among matches of
-/// equal rank the earlier (then the longer) one wins. Matches of different canaries never
-/// suppress each other.
+/// equal rank the earlier (then the longer) one wins. Matches of different canaries do not
+/// suppress each other, with one exception: a fragment is dropped when a match of another canary
+/// covers it, because bytes several canaries share (such as the fixed header of JWT canaries)
+/// do not identify any of them.
 enum CandidateResolver {
-  /// The accepted matches, grouped by canary, each group in start order.
-  static func resolve(_ candidates: [MatchCandidate]) -> [MatchCandidate] {
+  /// The accepted matches, grouped by canary, each group in start order. `maxLength` bounds the
+  /// length of any candidate.
+  static func resolve(_ candidates: [MatchCandidate], maxLength: Int) -> [MatchCandidate] {
+    let accepted = resolveEachCanary(candidates)
+    guard accepted.contains(where: { $0.rank == .fragment }) else { return accepted }
+    let byStart = candidates.sorted { $0.start < $1.start }
+    return accepted.filter { match in
+      match.rank != .fragment || !coveredByAnotherCanary(match, byStart, maxLength: maxLength)
+    }
+  }
+
+  /// Whether a candidate of another canary spans all of `fragment`.
+  private static func coveredByAnotherCanary(
+    _ fragment: MatchCandidate, _ byStart: [MatchCandidate], maxLength: Int
+  ) -> Bool {
+    var low = 0
+    var high = byStart.count
+    while low < high {  // first candidate that may reach over the fragment
+      let middle = (low + high) / 2
+      if byStart[middle].start < fragment.start - maxLength { low = middle + 1 } else { high = middle }
+    }
+    var index = low
+    while index < byStart.count, byStart[index].start <= fragment.start {
+      let other = byStart[index]
+      if other.canary != fragment.canary && other.end >= fragment.end { return true }
+      index += 1
+    }
+    return false
+  }
+
+  private static func resolveEachCanary(_ candidates: [MatchCandidate]) -> [MatchCandidate] {
     let sorted = candidates.sorted {
       ($0.canary, $0.rank.rawValue, $0.start, $1.end) < ($1.canary, $1.rank.rawValue, $1.start, $0.end)
     }

@@ -21,8 +21,9 @@ extension CompiledMatcher {
     while position <= limit {
       let word = UInt64(littleEndian: UnsafeRawPointer(text + position).loadUnaligned(as: UInt64.self))
       let gram = (word | ByteFold.filterFold) & mask
-      let bit = (gram &* ByteFold.hashMultiplier) &>> shift
-      if bitset[Int(truncatingIfNeeded: bit &>> 6)] & (1 &<< (bit & 63)) != 0 {
+      let hash = gram &* ByteFold.hashMultiplier
+      let bits = Self.filterBits(hash, shift: shift)
+      if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits {
         lookUp(gram, at: position, in: text, count: count, into: &candidates)
       }
       position &+= step
@@ -101,9 +102,16 @@ extension CompiledMatcher {
         return
       }
     }
-    if let minFragment, high - low >= minFragment {
+    if let minFragment, high - low >= minFragment,
+      identifyingBytes(of: target, from: low, to: high) >= min(minFragment, DistinctiveBytes.required)
+    {
       candidates.append(
         MatchCandidate(canary: target.canary, encoding: .fragment, rank: .fragment, start: start, end: end))
     }
+  }
+
+  /// How many bytes of `target`'s value in `low..<high` identify its canary.
+  private func identifyingBytes(of target: Target, from low: Int, to high: Int) -> Int {
+    Int(distinctiveCounts[target.countsStart + high] - distinctiveCounts[target.countsStart + low])
   }
 }

@@ -15,6 +15,8 @@ final class CompiledMatcher: @unchecked Sendable {
     var isValue: Bool
     var start: Int
     var length: Int
+    /// Where this value's ``DistinctiveBytes`` running counts start in `distinctiveCounts`.
+    var countsStart: Int = 0
   }
 
   /// One (target, offset) pair reachable from a q-gram.
@@ -45,6 +47,8 @@ final class CompiledMatcher: @unchecked Sendable {
   let entries: UnsafeMutablePointer<Entry>
   let entryCount: Int
   let gramMask: UInt64
+  /// Running counts of identifying bytes for every value target, back to back.
+  let distinctiveCounts: [Int32]
 
   init(patterns: [ScanPattern], canaryIndex: [Int32], options: ScanOptions) {
     let encodings = options.encodings
@@ -53,6 +57,7 @@ final class CompiledMatcher: @unchecked Sendable {
     reportsCaseInsensitive = encodings.contains(.caseInsensitive)
     var targets: [Target] = []
     var storage: [UInt8] = []
+    var distinctiveCounts: [Int32] = []
     for (pattern, canary) in zip(patterns, canaryIndex) {
       let isValue = pattern.encoding == .raw
       if isValue && !reportsRaw && !reportsCaseInsensitive && minFragment == nil { continue }
@@ -61,11 +66,13 @@ final class CompiledMatcher: @unchecked Sendable {
       targets.append(
         Target(
           canary: canary, encoding: pattern.encoding, isValue: isValue, start: storage.count,
-          length: stored.count))
+          length: stored.count, countsStart: distinctiveCounts.count))
+      if isValue { distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes) }
       storage += stored
       if isValue { storage += pattern.bytes }
     }
     self.targets = targets
+    self.distinctiveCounts = distinctiveCounts
     let lengths = targets.map(\.length)
     maxLength = max(lengths.max() ?? 1, 1)
     var shortest = max(lengths.min() ?? 8, 1)
@@ -84,11 +91,21 @@ final class CompiledMatcher: @unchecked Sendable {
     self.bytes = bytes
 
     // Two passes over every (target, offset): count per bucket, then place.
+    // Every occurrence of a literal holds exactly one probe among any `step` consecutive offsets,
+    // so indexing the first `step` offsets is enough; fragments can start anywhere in a value,
+    // so with fragments on a value is indexed at every offset.
+    let step = self.step
+    let fragments = minFragment != nil
+    func indexedOffsets(_ target: Target) -> Int {
+      let all = target.length - gramLength + 1
+      return target.isValue && fragments ? all : min(all, step)
+    }
     var gramCount = 0
-    for target in targets where target.length >= gramLength { gramCount += target.length - gramLength + 1 }
+    for target in targets where target.length >= gramLength { gramCount += indexedOffsets(target) }
     entryCount = gramCount
-    let bitsetBits = Self.log2Ceiling(max(gramCount * 32, 1 << 16)).clamped(16, 27)
-    let bitsetShift = UInt64(64 - bitsetBits)
+    // A blocked Bloom filter: each q-gram picks one 64-bit word and sets two bits in it.
+    let bitsetBits = Self.log2Ceiling(max(gramCount * 16, 1 << 16)).clamped(16, 24)
+    let bitsetShift = UInt64(64 - (bitsetBits - 6))
     let bitset = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << (bitsetBits - 6))
     bitset.initialize(repeating: 0, count: 1 << (bitsetBits - 6))
     let bucketBits = Self.log2Ceiling(max(gramCount, 1)).clamped(4, 26)
@@ -98,11 +115,10 @@ final class CompiledMatcher: @unchecked Sendable {
     bucketStarts.initialize(repeating: 0, count: bucketCount + 1)
     let entries = UnsafeMutablePointer<Entry>.allocate(capacity: max(gramCount, 1))
     for target in targets where target.length >= gramLength {
-      for offset in 0...(target.length - gramLength) {
+      for offset in 0..<indexedOffsets(target) {
         let hash =
           Self.foldedGram(at: bytes + target.start + offset, mask: gramMask) &* ByteFold.hashMultiplier
-        let bit = hash >> bitsetShift
-        bitset[Int(bit >> 6)] |= 1 << (bit & 63)
+        bitset[Int(hash >> bitsetShift)] |= Self.filterBits(hash, shift: bitsetShift)
         bucketStarts[Int(hash >> bucketShift) + 1] += 1
       }
     }
@@ -111,7 +127,7 @@ final class CompiledMatcher: @unchecked Sendable {
     defer { fill.deallocate() }
     fill.update(from: bucketStarts, count: bucketCount)
     for (index, target) in targets.enumerated() where target.length >= gramLength {
-      for offset in 0...(target.length - gramLength) {
+      for offset in 0..<indexedOffsets(target) {
         let gram = Self.foldedGram(at: bytes + target.start + offset, mask: gramMask)
         let bucket = Int((gram &* ByteFold.hashMultiplier) >> bucketShift)
         let slot = Int(fill[bucket])
@@ -139,6 +155,13 @@ final class CompiledMatcher: @unchecked Sendable {
   /// Bytes the matcher keeps in memory beyond the buffer itself.
   var memoryFootprint: Int {
     byteCount + bitsetWords * 8 + (bucketCount + 1) * 4 + entryCount * MemoryLayout<Entry>.stride
+  }
+
+  /// The two bits a q-gram's hash sets in its filter word: 6-bit fields just below the bits
+  /// that choose the word (`shift` = 64 − word-index bits).
+  @inline(__always)
+  static func filterBits(_ hash: UInt64, shift: UInt64) -> UInt64 {
+    (1 &<< ((hash &>> (shift &- 6)) & 63)) | (1 &<< ((hash &>> (shift &- 12)) & 63))
   }
 
   /// The filter-folded q-gram at `pointer` (8 readable bytes required).

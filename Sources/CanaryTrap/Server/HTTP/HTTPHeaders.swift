@@ -79,11 +79,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
   /// Whether the comma-separated values of `name` contain `token` (case-insensitive).
   public func hasToken(_ token: String, in name: String) -> Bool {
-    values(for: name).contains { value in
-      value.split(separator: ",").contains {
-        Self.namesMatch($0.trimmingCharacters(in: " \t"), token)
+    for field in storage where Self.namesMatch(field.name, name) {
+      for element in field.value.utf8.split(separator: UInt8(ascii: ",")) {
+        var trimmed = element[...]
+        while let first = trimmed.first, first == 32 || first == 9 { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, last == 32 || last == 9 { trimmed = trimmed.dropLast() }
+        if trimmed.elementsEqual(token.utf8, by: { Self.lowercase($0) == Self.lowercase($1) }) { return true }
       }
     }
+    return false
   }
 
   /// Compares two ASCII names ignoring case, without allocating.
@@ -109,14 +113,5 @@ extension HTTPHeaders: CustomStringConvertible {
   /// The fields as `Name: value` lines.
   public var description: String {
     storage.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
-  }
-}
-
-extension Substring {
-  fileprivate func trimmingCharacters(in set: String) -> String {
-    var slice = self[...]
-    while let first = slice.first, set.contains(first) { slice.removeFirst() }
-    while let last = slice.last, set.contains(last) { slice.removeLast() }
-    return String(slice)
   }
 }

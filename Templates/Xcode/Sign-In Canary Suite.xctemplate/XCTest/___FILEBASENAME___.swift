@@ -14,45 +14,44 @@ import XCTest
 /// Template from `canary init sign-in --xctest`: replace the code marked
 /// `// Replace with your client` with your app's client, and keep every planted location your
 /// request can carry.
-final class ___FILEBASENAMEASIDENTIFIER___: XCTestCase {
+final class ___FILEBASENAMEASIDENTIFIER___: CanaryTrapTestCase {
   func testSignInLogsNoCredentialTokenOrCookie() async throws {
-    let (result, report) = await CanaryTrap.withScope(title: "sign-in") { trap in
-      // Replace with your client: build it exactly as the app does (same session configuration,
-      // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-      let log = trap.memoryLog()
-      let client = RedactingTransport(sink: log)
-      defer { client.invalidate() }
-      let transport = Transport { try await client.send($0) }
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
 
-      let email = trap.canary(.email, at: .requestBody(.json("email")))
-      let password = trap.canary(.password, at: .requestBody(.json("password")))
-      let accessToken = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-      let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
-      let userID = trap.canary(.uuid, at: .responseBody(.json("user.id")))
-      let session = trap.canary(.token, at: .responseCookie("session"))
+    let email = trap.canary(.email, at: .requestBody(.json("email")))
+    let password = trap.canary(.password, at: .requestBody(.json("password")))
+    let accessToken = trap.canary(.jwt, at: .responseBody(.json("access_token")))
+    let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
+    let userID = trap.canary(.uuid, at: .responseBody(.json("user.id")))
+    let session = trap.canary(.token, at: .responseCookie("session"))
 
-      // Replace with your server's responses: keep every canary where your API puts real data.
-      let route = "/\(trap.tracer)/auth"
-      trap.server.on(
-        .post, "\(route)/signin",
-        respond: .json(
-          #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
-        ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
-      trap.server.on(.get, "\(route)/me", respond: .json(#"{"signed_in":true}"#))
+    // Replace with your server's responses: keep every canary where your API puts real data.
+    let route = "/\(trap.tracer)/auth"
+    trap.server.on(
+      .post, "\(route)/signin",
+      respond: .json(
+        #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
+      ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
+    trap.server.on(.get, "\(route)/me", respond: .json(#"{"signed_in":true}"#))
 
-      // Replace with your client's sign-in call.
-      var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
-      signIn.httpMethod = "POST"
-      signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      signIn.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
-      let (_, signInResponse) = try await exchange(signIn, through: transport, in: trap)
-      let (_, meResponse) = try await exchange(
-        URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/me")), through: transport, in: trap)
+    // Replace with your client's sign-in call.
+    var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
+    signIn.httpMethod = "POST"
+    signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    signIn.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
+    let (_, signInResponse) = try await exchange(signIn, through: transport, in: trap)
+    let (_, meResponse) = try await exchange(
+      URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/me")), through: transport, in: trap)
 
-      return signInResponse.statusCode == 200 && meResponse.statusCode == 200
-    }
-    XCTAssertTrue(try result.get(), "the exchange did not go as scripted")
-    XCTAssertTrue(report.isClean, String(decoding: report.rendered(as: .text), as: UTF8.self))
+    XCTAssertTrue(
+      signInResponse.statusCode == 200 && meResponse.statusCode == 200, "the exchange did not go as scripted")
+    await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
 }
 
