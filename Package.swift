@@ -28,6 +28,9 @@ let package = Package(
       name: "CanaryTrapExamplesTests", dependencies: ["CanaryTrapExamples", "CanaryTrapTesting"],
       swiftSettings: strictSwift),
     .testTarget(name: "CanaryCLITests", dependencies: ["CanaryCLI"], swiftSettings: strictSwift),
+    .testTarget(
+      name: "CanaryTrapTemplates", dependencies: ["CanaryTrapTesting", "CanaryTrapExamples"],
+      path: "Templates/Tests", swiftSettings: strictSwift),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@
 # Each LOG may be a file, a directory (walked recursively), a .tar.gz/.tgz/.tar or .zip archive
 # (extracted into a temporary directory), or on macOS a .logarchive (converted with
 # `log show --archive`, because its tracev3 files are compressed). The manifest is the one the UI
-# test run wrote (`CanarySet.manifest` / `canary serve --manifest-out`).
+# test run wrote (`trap.canaries.manifest.jsonData()`, or the manifest `canary serve` writes).
 #
 # Exit status is `canary scan`'s: 0 no leak, 1 leaks found, 2 bad usage or unreadable input.
 # Set CANARY to the canary executable to use; by default `canary` from PATH, else `swift run canary`.

@@ -1,7 +1,146 @@
-/// `canary bench serve`: not built yet.
+import CanaryTrap
+import Foundation
+
+/// `canary bench serve`: the loopback server under wrk (keep-alive), one-at-a-time latency over
+/// one connection, and the same figures for nginx when it is installed.
 enum ServeBenchmark {
+  static let help = """
+    USAGE: canary bench serve [--duration 10s] [--threads 2] [--connections 10] [--requests 2000] [--no-record]
+
+    Starts the loopback server with a trivial route and measures:
+      1. wrk -tT -cC -dD --latency against it (keep-alive), if wrk is installed;
+      2. the median round trip of N requests sent one at a time over one keep-alive connection;
+      3. the same two figures for nginx (one worker, same body), if nginx is installed.
+    Run it from a release build: swift run -c release canary bench serve
+
+    """
+
+  static let body = "hello from canary"
+
+  struct Options {
+    var duration = "10s"
+    var threads = 2
+    var connections = 10
+    var requests = 2000
+    var records = true
+  }
+
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    io.writeError("canary bench serve: not built yet.\n")
-    return ExitStatus.usage
+    if arguments.contains("--help") || arguments.contains("-h") {
+      io.writeOutput(help)
+      return ExitStatus.success
+    }
+    guard let options = parse(arguments) else {
+      io.writeError("canary bench serve: bad arguments; see 'canary bench serve --help'\n")
+      return ExitStatus.usage
+    }
+    var configuration = LoopbackServer.Configuration()
+    configuration.recordsRequests = options.records
+    let server = LoopbackServer(configuration: configuration)
+    server.on(.get, "/", respond: .text(body))
+    do {
+      try server.start()
+    } catch {
+      io.writeError("canary bench serve: cannot start the server: \(error)\n")
+      return ExitStatus.usage
+    }
+    defer { server.stop() }
+    io.writeOutput(
+      "canary bench serve: LoopbackServer at \(server.baseURL) (recording \(options.records ? "on" : "off")), "
+        + "\(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+    let wrkPath = ServeBenchmarkTools.find("wrk")
+    let ours = measure(port: server.port, name: "LoopbackServer", wrkPath: wrkPath, options: options, io: io)
+    guard let nginxPath = ServeBenchmarkTools.find("nginx") else {
+      io.writeOutput("nginx not installed: no reference figures (apt-get install -y nginx)\n")
+      return ExitStatus.success
+    }
+    guard let port = ServeBenchmarkTools.freeLoopbackPort(),
+      let nginx = try? ServeBenchmarkTools.Nginx(executable: nginxPath, port: port, body: body)
+    else {
+      io.writeOutput("nginx could not be started: no reference figures\n")
+      return ExitStatus.success
+    }
+    defer { nginx.stop() }
+    guard nginx.waitUntilListening() else {
+      io.writeOutput("nginx did not start listening on 127.0.0.1:\(port): no reference figures\n")
+      return ExitStatus.success
+    }
+    let reference = measure(port: port, name: "nginx (1 worker)", wrkPath: wrkPath, options: options, io: io)
+    if let ourRate = ours.requestsPerSecond, let theirRate = reference.requestsPerSecond, theirRate > 0 {
+      io.writeOutput(String(format: "ratio LoopbackServer/nginx under wrk: %.2f\n", ourRate / theirRate))
+    }
+    if let ourMedian = ours.medianSeconds, let theirMedian = reference.medianSeconds, theirMedian > 0 {
+      io.writeOutput(
+        String(format: "ratio LoopbackServer/nginx sequential median: %.2f\n", ourMedian / theirMedian))
+    }
+    return ExitStatus.success
+  }
+
+  struct Figures {
+    var requestsPerSecond: Double?
+    var medianSeconds: Double?
+  }
+
+  private static func measure(port: UInt16, name: String, wrkPath: String?, options: Options, io: CommandIO)
+    -> Figures
+  {
+    var figures = Figures()
+    let url = "http://127.0.0.1:\(port)/"
+    if let wrkPath {
+      do {
+        let result = try ServeBenchmarkTools.wrk(
+          wrkPath, url: url, threads: options.threads, connections: options.connections,
+          duration: options.duration)
+        figures.requestsPerSecond = result.requestsPerSecond
+        io.writeOutput(
+          String(
+            format: "%@: wrk -t%d -c%d -d%@: %.0f req/s, latency avg %@, p50 %@, p99 %@%@\n", name,
+            options.threads,
+            options.connections, options.duration, result.requestsPerSecond, result.averageLatency,
+            result.medianLatency, result.p99Latency, result.errors.map { " (\($0))" } ?? ""))
+      } catch {
+        io.writeOutput("\(name): wrk failed: \(error)\n")
+      }
+    } else {
+      io.writeOutput("wrk not installed: skipping the keep-alive load test (apt-get install -y wrk)\n")
+    }
+    do {
+      let latencies = try SequentialLatencyClient(port: port).measure(count: options.requests)
+      figures.medianSeconds = latencies.percentile(0.5)
+      io.writeOutput(
+        String(
+          format: "%@: %d sequential requests on one keep-alive connection: median %.3f ms, p99 %.3f ms\n",
+          name,
+          options.requests, latencies.percentile(0.5) * 1000, latencies.percentile(0.99) * 1000))
+    } catch {
+      io.writeOutput("\(name): sequential client failed: \(error)\n")
+    }
+    return figures
+  }
+
+  static func parse(_ arguments: [String]) -> Options? {
+    var options = Options()
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+      switch argument {
+      case "--no-record":
+        options.records = false
+        index += 1
+        continue
+      case "--duration": guard let next else { return nil }; options.duration = next
+      case "--threads":
+        guard let value = next.flatMap(Int.init), value > 0 else { return nil }; options.threads = value
+      case "--connections":
+        guard let value = next.flatMap(Int.init), value > 0 else { return nil }
+        options.connections = value
+      case "--requests":
+        guard let value = next.flatMap(Int.init), value > 0 else { return nil }; options.requests = value
+      default: return nil
+      }
+      index += 2
+    }
+    return options
   }
 }

@@ -26,7 +26,11 @@ enum ServeCommand {
       --port N         The loopback port to listen on (default: an ephemeral port).
       --record FILE    Where to write the JSON record (default: standard output).
 
-    The base URL is printed on the first line of standard output once the server listens.
+    The base URL is printed on the first line of standard output once the server listens. The
+    record lists every request in arrival order (method, target, path, headers in order, body as
+    text and base64, the exact raw bytes in base64; "query" and "malformed" only when present) and,
+    for each request-side canary, whether and in which requests it was seen, and for each
+    response-side canary, whether a fully written response carried it (and to which requests).
 
     """
 
@@ -74,7 +78,12 @@ enum ServeCommand {
     io.writeOutput("\(baseURL.absoluteString)\n")
     await stop()
     server.stop()
-    let record = ServeRecord(baseURL: baseURL, requests: server.requests, canaries: manifest.canaries)
+    let record = ServeRecord(
+      baseURL: baseURL, requests: server.requests, responses: server.responses, canaries: manifest.canaries)
+    let seen = record.requestCanaries.filter(\.seen).count
+    io.writeError(
+      "canary serve: stopped after \(record.requests.count) requests; "
+        + "request-side canaries seen: \(seen) of \(record.requestCanaries.count)\n")
     do {
       let data = try record.jsonData()
       if let url = options.record {

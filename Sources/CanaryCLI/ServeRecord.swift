@@ -28,11 +28,13 @@ struct ServeRecord: Encodable {
     var receivedAt: String
   }
 
+  /// A canary and where it travelled: for a request-side canary, the requests that carried it;
+  /// for a response-side one, the requests whose fully written answers carried it.
   struct CanarySighting: Encodable {
     var value: String
     var location: String
     var seen: Bool
-    /// The sequence numbers of the requests it was seen in.
+    /// The sequence numbers of those requests.
     var requests: [Int]
   }
 
@@ -41,7 +43,7 @@ struct ServeRecord: Encodable {
   var requestCanaries: [CanarySighting]
   var responseCanaries: [CanarySighting]
 
-  init(baseURL: URL, requests recorded: [RecordedRequest], canaries: [Canary]) {
+  init(baseURL: URL, requests recorded: [RecordedRequest], responses: [SentResponse], canaries: [Canary]) {
     self.baseURL = baseURL.absoluteString
     let dates = ISO8601DateFormatter()
     dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -60,8 +62,17 @@ struct ServeRecord: Encodable {
       return CanarySighting(
         value: canary.value, location: canary.location.description, seen: !hits.isEmpty, requests: hits)
     }
-    responseCanaries = canaries.filter { !$0.location.isRequestSide }.map {
-      CanarySighting(value: $0.value, location: $0.location.description, seen: false, requests: [])
+    let sent = responses.filter(\.fullyWritten).map {
+      ($0.requestSequence, String(decoding: $0.bytes, as: UTF8.self))
+    }
+    responseCanaries = canaries.filter { !$0.location.isRequestSide }.map { canary in
+      let forms = [
+        canary.value, canary.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "",
+      ]
+      let hits = sent.filter { response in forms.contains { !$0.isEmpty && response.1.contains($0) } }.map(
+        \.0)
+      return CanarySighting(
+        value: canary.value, location: canary.location.description, seen: !hits.isEmpty, requests: hits)
     }
   }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import CanaryCLI
 
 /// Captures what a command writes, for assertions.
-final class CapturedIO: Sendable {
+final class RecordingIO: Sendable {
   private let output = Locked("")
   private let error = Locked("")
   let input: Data
@@ -25,7 +25,7 @@ final class CapturedIO: Sendable {
 
 @Suite struct CommandLineToolTests {
   @Test func helpListsEverySubcommandWithItsAbstract() async {
-    let captured = CapturedIO()
+    let captured = RecordingIO()
     let status = await CommandLineTool.run(["--help"], io: captured.io)
     #expect(status == ExitStatus.success)
     for subcommand in CommandLineTool.subcommands {
@@ -35,13 +35,13 @@ final class CapturedIO: Sendable {
   }
 
   @Test func noArgumentsPrintsUsageAndExitsTwo() async {
-    let captured = CapturedIO()
+    let captured = RecordingIO()
     #expect(await CommandLineTool.run([], io: captured.io) == ExitStatus.usage)
     #expect(captured.standardOutput.contains("USAGE: canary <subcommand>"))
   }
 
   @Test func unknownSubcommandIsAUsageErrorWithOneLineReason() async {
-    let captured = CapturedIO()
+    let captured = RecordingIO()
     #expect(await CommandLineTool.run(["scna"], io: captured.io) == ExitStatus.usage)
     #expect(captured.standardError == "canary: unknown subcommand 'scna'; run 'canary --help' for the list\n")
   }

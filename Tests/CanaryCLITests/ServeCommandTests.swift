@@ -32,7 +32,8 @@ struct ServeCommandTests {
      {"value":"cnryRespText00007","location":"response.body.text"},
      {"value":"cnryRedirQuery008","location":"redirect[1].location.query[sig]"},
      {"value":"cnryRedirPath0009","location":"redirect[2].location.path[1]"},
-     {"value":"cnryFinalQuery010","location":"final.url.query[f]"}
+     {"value":"cnryFinalQuery010","location":"final.url.query[f]"},
+     {"value":"cnryXmlNotServed11","location":"response.body.xml[a]"}
     ]}
     """
 
@@ -87,10 +88,17 @@ struct ServeCommandTests {
     let seen = Dictionary(
       uniqueKeysWithValues: sightings.map { ($0["value"] as! String, $0["seen"] as! Bool) })
     #expect(seen == ["cnryReqHeader0001": true, "cnryReqBody000002": true, "cnryNeverSent0003": false])
+    let served = try #require(record["responseCanaries"] as? [[String: Any]])
+    let sent = Dictionary(uniqueKeysWithValues: served.map { ($0["value"] as! String, $0["seen"] as! Bool) })
+    #expect(sent.count == 8)
+    #expect(sent.filter { !$0.value }.map(\.key) == ["cnryXmlNotServed11"], "\(sent)")
     let targets = try #require(record["requests"] as? [[String: Any]]).map { $0["target"] as? String ?? "" }
     #expect(targets.count == 4)
     #expect(targets[2].contains("sig=cnryRedirQuery008"))
-    #expect(captured.error.current.isEmpty)
+    #expect(
+      captured.error.current
+        == "canary serve: cannot plant response.body.xml[a]; it is listed but not served\n"
+        + "canary serve: stopped after 4 requests; request-side canaries seen: 2 of 3\n")
   }
 
   @Test func badUsageExitsWithStatus2AndOneLineReason() async {

@@ -1,7 +1,8 @@
 import CanaryTrap
-import CanaryTrapExamples
 import Foundation
 import Testing
+
+@testable import CanaryTrapExamples
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -83,5 +84,27 @@ import Testing
       requestHeaders: [.init(name: "X-Note", value: "it'\u{301}s")], requestBody: nil, statusCode: nil,
       responseHeaders: [], responseBody: nil, redirects: [], finalURL: nil, error: nil)
     #expect(entry.curlCommand() == "curl -X 'POST' 'http://127.0.0.1/x' -H 'X-Note: it'\\''\u{301}s'")
+  }
+}
+
+@Suite struct NetworkInspectorStorageTests {
+  private func entry(_ path: String, authorization: String) -> InspectorEntry {
+    InspectorEntry(
+      startedAt: Date(), duration: 0, method: "GET", url: "http://127.0.0.1/\(path)",
+      requestHeaders: [.init(name: "authorization", value: authorization)], requestBody: nil, statusCode: 200,
+      responseHeaders: [], responseBody: nil, redirects: [], finalURL: nil, error: nil)
+  }
+
+  @Test func keepsTheNewestEntriesUpToItsLimitAndRedactsInAnyCase() {
+    let inspector = NetworkInspector(limit: 2)
+    for path in ["a", "b", "c"] { inspector.record(entry(path, authorization: "Bearer \(path)")) }
+    // Inspectors are process-wide, so a parallel test's exchange may be recorded here too; either
+    // way at most two entries remain and the oldest is gone.
+    #expect(inspector.entries.count == 2)
+    #expect(!inspector.entries.contains { $0.url == "http://127.0.0.1/a" })
+    #expect(
+      inspector.entries.allSatisfy { $0.requestHeader("Authorization") == NetworkInspector.redactedValue })
+    inspector.clear()
+    #expect(inspector.entries.isEmpty)
   }
 }

@@ -12,6 +12,17 @@ public struct CanaryGenerator: Sendable {
   /// The leading digits of every numeric canary.
   public static let numberPrefix = "9"
 
+  /// Text that every canary of some shape carries, so it identifies none of them: the prefixes,
+  /// the email domain, and the start of every JWT canary's header and payload in base64url.
+  ///
+  /// The scanner never reports a fragment made only of such text.
+  public static let sharedParts: [String] = [
+    prefix, uuidPrefix, "@example.invalid", base64URL(Data(jwtHeader.utf8)), "eyJzdWIiOiJjbnJ5",
+  ]
+
+  /// The header of every JWT canary.
+  private static let jwtHeader = #"{"alg":"HS256","typ":"JWT"}"#
+
   /// Lowercase letters and digits without look-alikes: 32 symbols, so 5 bits each.
   private static let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789".utf8) + [UInt8(ascii: "0")]
   /// Symbols a password carries so that URLs, forms and JSON must encode it.
@@ -70,20 +81,22 @@ public struct CanaryGenerator: Sendable {
   }
 
   /// A password with symbols between two runs of random letters: 110 random bits.
+  ///
+  /// It always holds a space and a `%`, which no URL or form can carry unencoded.
   private func makePassword() -> String {
     var generator = SystemRandomNumberGenerator()
-    let symbols = (0..<4).map { _ in Self.passwordSymbols.randomElement(using: &generator)! }
-    return Self.prefix + randomSymbols(12) + String(decoding: symbols, as: UTF8.self)
-      + randomSymbols(10) + "P!"
+    let symbols = (0..<3).map { _ in Self.passwordSymbols.randomElement(using: &generator)! }
+    return Self.prefix + randomSymbols(12) + " " + String(decoding: symbols, as: UTF8.self)
+      + randomSymbols(10) + "%P!"
   }
 
   /// A JWT whose payload's `sub` is a fresh opaque token and whose signature is random bytes.
   private func makeJWT() -> String {
     var generator = SystemRandomNumberGenerator()
-    let header = #"{"alg":"HS256","typ":"JWT"}"#
-    let payload = #"{"sub":"\#(makeValue(.token))","iat":1700000000}"#
+    let issuedAt = 1_700_000_000 + Int(generator.next(upperBound: UInt32(100_000_000)))
+    let payload = #"{"sub":"\#(makeValue(.token))","iat":\#(issuedAt)}"#
     let signature = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    return [Data(header.utf8), Data(payload.utf8), signature]
+    return [Data(Self.jwtHeader.utf8), Data(payload.utf8), signature]
       .map(Self.base64URL)
       .joined(separator: ".")
   }

@@ -10,7 +10,7 @@ extension RequestKind {
     name: "basic-auth-userinfo", summary: "basic auth through user:password@ in the URL"
   ) { p in
     let user = p.canary(.token, at: .requestURL(.user))
-    let password = p.canary(.token, at: .requestURL(.password))
+    let password = p.canary(.password, at: .requestURL(.password))
     var components = URLComponents(url: p.url(p.path("account")), resolvingAgainstBaseURL: false)!
     components.user = user
     components.password = password

@@ -7,7 +7,7 @@ import Foundation
 /// One kind of HTTP exchange the matrix drives through the app's transport: it mints canaries
 /// for the locations it covers, scripts the scope's server, and returns the requests to send.
 ///
-/// The catalog is open: build your own kind with ``init(name:summary:plant:)`` and pass it to
+/// The catalog is open: build your own kind with ``init(name:summary:setsCookies:plant:)`` and pass it to
 /// ``CanaryTrap/runMatrix(through:kinds:)`` next to (or instead of) ``all``.
 ///
 /// **URL convention (the tracer).** Every request of a kind goes to
@@ -90,10 +90,15 @@ public final class KindPlanter: Sendable {
       .joined(separator: "/")
   }
 
-  /// An absolute URL on the scope's server for `path` (already encoded) and `query` items.
+  /// An absolute URL on the scope's server for `path` (already encoded; any character a path may
+  /// not hold is percent-encoded) and `query` items.
   public func url(_ path: String, query: [(String, String)] = [], fragment: String? = nil) -> URL {
     var components = URLComponents(url: trap.baseURL, resolvingAgainstBaseURL: false)!
-    components.percentEncodedPath = path
+    var allowedInPath = CharacterSet.urlPathAllowed
+    allowedInPath.insert(charactersIn: "%;")
+    let absolute = path.hasPrefix("/") ? path : "/" + path
+    components.percentEncodedPath =
+      absolute.addingPercentEncoding(withAllowedCharacters: allowedInPath) ?? route
     if !query.isEmpty {
       var allowed = CharacterSet.urlQueryAllowed
       allowed.remove(charactersIn: "&=+#")
@@ -103,7 +108,7 @@ public final class KindPlanter: Sendable {
       }.joined(separator: "&")
     }
     if let fragment { components.fragment = fragment }
-    return components.url!
+    return components.url ?? trap.baseURL
   }
 
   /// A request for `url` with `method`, `headers` and `body`.

@@ -15,6 +15,8 @@ struct OutgoingResponse {
   var bytes: [UInt8]
   var readyAt: ContinuousClock.Instant?
   var after: AfterWrite
+  /// The index in the server's response log, marked written once every byte is sent.
+  var logIndex: Int? = nil
 }
 
 /// The state of one accepted connection; touched only on the I/O thread.

@@ -14,7 +14,7 @@ final class EventLoop: @unchecked Sendable {
   let state: ServerState
   let configuration: LoopbackServer.Configuration
   let limits: HTTPRequestParser.Limits
-  private let poller: any ReadinessPoller
+  let poller: any ReadinessPoller
   private let wake: (read: Int32, write: Int32)
   private let stopping = Locked(false)
   private let finished = DispatchSemaphore(value: 0)
@@ -25,7 +25,9 @@ final class EventLoop: @unchecked Sendable {
   var delayed: Set<Int32> = []
   private var nextConnectionID = 0
   private var readBuffer = [UInt8](repeating: 0, count: 65_536)
-  private var nextSweep: ContinuousClock.Instant
+  var nextSweep: ContinuousClock.Instant
+  /// Set while accepting is paused because descriptors ran out.
+  var acceptPausedUntil: ContinuousClock.Instant?
   let clock = ContinuousClock()
 
   init(configuration: LoopbackServer.Configuration, state: ServerState) throws {
@@ -49,13 +51,14 @@ final class EventLoop: @unchecked Sendable {
 
   /// Starts the I/O thread and returns once it runs.
   func start() {
+    let name = "canary:\(listener.port)"
     let thread = Thread { [self] in
+      Thread.current.name = name
       threadID.withLock { $0 = pthread_self() }
       started.signal()
       run()
       finished.signal()
     }
-    thread.name = "CanaryTrap.LoopbackServer:\(listener.port)"
     thread.start()
     started.wait()
   }
@@ -96,11 +99,21 @@ final class EventLoop: @unchecked Sendable {
   }
 
   private func acceptAll() {
-    while let fd = listener.acceptConnection() {
-      let connection = Connection(fd: fd, id: nextConnectionID, limits: limits, now: .now)
-      nextConnectionID += 1
-      connections[fd] = connection
-      poller.add(fd, writable: false)
+    while true {
+      switch listener.acceptConnection() {
+      case .accepted(let fd):
+        let connection = Connection(fd: fd, id: nextConnectionID, limits: limits, now: .now)
+        nextConnectionID += 1
+        connections[fd] = connection
+        poller.add(fd, writable: false)
+      case .none:
+        return
+      case .outOfDescriptors:
+        // The listener would stay readable and spin the loop: stop watching it for a moment.
+        poller.update(listener.fd, readable: false, writable: false)
+        acceptPausedUntil = ContinuousClock.now.advanced(by: .milliseconds(50))
+        return
+      }
     }
   }
 
@@ -200,7 +213,13 @@ final class EventLoop: @unchecked Sendable {
       outgoing = OutgoingResponse(
         bytes: output.bytes, readyAt: readyAt, after: output.closeAfter ? .closeGracefully : .keepOpen)
     }
-    connection.queue.append(outgoing)
+    var logged = outgoing
+    logged.logIndex = state.recordResponse(
+      SentResponse(
+        requestSequence: request.sequence, connectionID: connection.id, status: response.status,
+        fault: response.fault, bytes: Data(outgoing.bytes)))
+    if response.fault != nil { logged.logIndex = nil }
+    connection.queue.append(logged)
     if outgoing.after != .keepOpen { connection.acceptsRequests = false }
   }
 
@@ -233,10 +252,12 @@ final class EventLoop: @unchecked Sendable {
           return closeConnection(connection)
         }
         connection.written += count
+        connection.lastActivity = .now
         if connection.written < first.bytes.count { return watchWritable(connection, true) }
       }
       connection.queue.removeFirst()
       connection.written = 0
+      if let index = first.logIndex { state.markWritten(index) }
       switch first.after {
       case .keepOpen: continue
       case .closeAbruptly: return closeConnection(connection)
@@ -258,7 +279,7 @@ final class EventLoop: @unchecked Sendable {
     poller.update(connection.fd, readable: !connection.peerClosed, writable: writable)
   }
 
-  private func beginDrain(_ connection: Connection) {
+  func beginDrain(_ connection: Connection) {
     if connection.peerClosed { return closeConnection(connection) }
     watchWritable(connection, false)
     SocketShims.shutdownWrite(connection.fd)
@@ -271,51 +292,6 @@ final class EventLoop: @unchecked Sendable {
     delayed.remove(connection.fd)
     poller.remove(connection.fd)
     SocketShims.closeDescriptor(connection.fd)
-  }
-
-  // MARK: - Timers
-
-  private var sweepInterval: Duration {
-    min(max(configuration.idleTimeout / 4, .milliseconds(10)), .milliseconds(500))
-  }
-
-  private func timeoutUntilNextTimer() -> Int32 {
-    var deadline = nextSweep
-    for fd in delayed {
-      if let readyAt = connections[fd]?.queue.first?.readyAt, readyAt < deadline { deadline = readyAt }
-    }
-    let remaining = ContinuousClock.now.duration(to: deadline)
-    if remaining <= .zero { return 0 }
-    let (seconds, attoseconds) = remaining.components
-    return Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 60_000))
-  }
-
-  private func runTimers() {
-    let now = ContinuousClock.now
-    for fd in delayed {
-      if let connection = connections[fd], let readyAt = connection.queue.first?.readyAt, readyAt <= now {
-        flush(connection)
-      }
-    }
-    guard now >= nextSweep else { return }
-    nextSweep = now.advanced(by: sweepInterval)
-    for connection in Array(connections.values) {
-      if let deadline = connection.drainDeadline {
-        if deadline <= now { closeConnection(connection) }
-      } else if connection.isQuiet, connection.lastActivity.advanced(by: configuration.idleTimeout) <= now {
-        timeOut(connection)
-      }
-    }
-  }
-
-  private func timeOut(_ connection: Connection) {
-    guard let failure = connection.parser.timeOut() else { return closeConnection(connection) }
-    recordFailure(failure, on: connection)
-    connection.acceptsRequests = false
-    let response = ServerResponse.text("\(failure.reason)\n", status: 408)
-    let output = ResponseSerializer.serialize(response, method: "GET", version: "HTTP/1.1", keepAlive: false)
-    connection.queue.append(OutgoingResponse(bytes: output.bytes, readyAt: nil, after: .closeGracefully))
-    flush(connection)
   }
 
   private func shutDown() {

@@ -8,6 +8,11 @@ import Foundation
 /// closures called on that I/O thread: keep them quick (use ``ServerResponse/delay`` to answer
 /// late without stalling other connections).
 ///
+/// Parsing is strict where ambiguity could hide a leak and lenient where clients differ: a bare LF
+/// ends a line like CRLF, a missing `Host` is accepted, obsolete header folding and whitespace
+/// before a colon are rejected with 400, oversized heads get 431 and bodies 413. Every malformed
+/// request is recorded with its raw bytes and a `malformed` reason.
+///
 /// ```swift
 /// let server = LoopbackServer()
 /// server.on(.post, "/signin") { request in .json(["token": "cnry…"]) }
@@ -126,6 +131,10 @@ public final class LoopbackServer: Sendable {
   /// Every request received, in arrival order, malformed ones included.
   public var requests: [RecordedRequest] { state.requests }
 
+  /// What the server answered, one entry per well-formed request in arrival order, with whether
+  /// every byte was written (empty when ``Configuration/recordsRequests`` is off).
+  public var responses: [SentResponse] { state.responses }
+
   /// The well-formed requests to `path` (compared like routes), in arrival order.
   public func requests(to path: String) -> [RecordedRequest] {
     state.requests.filter {
@@ -133,6 +142,17 @@ public final class LoopbackServer: Sendable {
     }
   }
 
-  /// Forgets every recorded request.
+  /// Waits, without blocking a thread, until at least `count` requests are recorded or `timeout`
+  /// passes, and returns every request recorded by then (for clients that give up before the
+  /// server has finished recording, such as one that disconnects mid-body).
+  public func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async -> [RecordedRequest] {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while state.requests.count < count, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    return state.requests
+  }
+
+  /// Forgets every recorded request and response (sequence numbers keep counting).
   public func clearRequests() { state.clearRequests() }
 }

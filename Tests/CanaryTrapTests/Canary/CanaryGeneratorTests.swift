@@ -64,7 +64,8 @@ import Testing
     let password = CanaryGenerator().makeValue(.password)
     #expect(password.hasPrefix("cnry"))
     let symbols = password.filter { "+&=/ %?#!@$".contains($0) }
-    #expect(symbols.count >= 4)
+    #expect(symbols.count >= 5)
+    #expect(password.contains(" ") && password.contains("%"))
     let encoded = password.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)
     #expect(encoded != password)
   }

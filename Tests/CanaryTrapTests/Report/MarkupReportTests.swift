@@ -50,10 +50,9 @@ import Testing
     #expect(page.contains("<td class=\"undelivered\">undelivered</td>"))
   }
 
-  @Test(arguments: [
-    ReportFixtures.leaky, ReportFixtures.hostile, ReportFixtures.inconclusive, ReportFixtures.clean,
-  ])
-  func junitIsWellFormedXML(report: LeakReport) throws {
+  @Test(arguments: ["leaky", "hostile", "inconclusive", "clean", "scan"])
+  func junitIsWellFormedXML(fixture: String) throws {
+    let report = try #require(ReportFixtures.named[fixture])
     let data = report.rendered(as: .junit)
     let parser = XMLParser(data: data)
     let collector = TestCaseCollector()

@@ -107,3 +107,10 @@ extension ReportFixtures {
       ScannedSource(name: "logs/app.log", bytes: 900), ScannedSource(name: "logs/app 2.log", bytes: 80),
     ])
 }
+
+extension ReportFixtures {
+  /// The fixtures by name, so that parameterized tests print a name rather than a whole report.
+  static let named: [String: LeakReport] = [
+    "leaky": leaky, "clean": clean, "inconclusive": inconclusive, "hostile": hostile, "scan": scan,
+  ]
+}

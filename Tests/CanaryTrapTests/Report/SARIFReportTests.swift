@@ -14,8 +14,9 @@ import Testing
   }
 
   /// Checks the properties SARIF 2.1.0's schema requires, and the ones code scanning needs.
-  @Test(arguments: [ReportFixtures.leaky, ReportFixtures.scan, ReportFixtures.hostile])
-  func hasTheRequiredFieldsOfTheSchema(report: LeakReport) throws {
+  @Test(arguments: ["leaky", "scan", "hostile", "inconclusive"])
+  func hasTheRequiredFieldsOfTheSchema(fixture: String) throws {
+    let report = try #require(ReportFixtures.named[fixture])
     let log = try document(report)
     #expect(log["version"] as? String == "2.1.0")
     #expect((log["$schema"] as? String)?.hasSuffix("sarif-2.1.0.json") == true)

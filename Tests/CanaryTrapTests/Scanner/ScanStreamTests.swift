@@ -124,11 +124,13 @@ extension ScanStreamTests {
   @Test func bytesSharedByTwoCanariesAreNoFragmentOfEither() {
     let header = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
     let first = Canary(value: header + ".eyJzdWIiOiJjbnJ5YWFh.sig1", location: .custom("jwt[1]"))
-    let second = Canary(value: header + ".eyJzdWIiOiJjbnJ5YmJi.sig2", location: .custom("jwt[2]"))
+    let second = Canary(
+      value: header + ".eyJzdWIiOiJjbnJ5YmJiZGRkZWVlZmZm.sig2", location: .custom("jwt[2]"))
     let scanner = LeakScanner(canaries: [first, second])
     #expect(scanner.scan(Data("Bearer \(header)...".utf8), source: "s").isEmpty)
-    // A longer run that only the second canary explains is its fragment.
-    let findings = scanner.scan(Data("Bearer \(header).eyJzdWIiOiJjbnJ5YmJi...".utf8), source: "s")
+    // A longer run that only the second canary explains, with 12 bytes of its own, is its fragment.
+    let findings = scanner.scan(
+      Data("Bearer \(header).eyJzdWIiOiJjbnJ5YmJiZGRkZWVl...".utf8), source: "s")
     #expect(findings.map(\.canary) == [second])
     #expect(findings.map(\.encoding) == ["fragment"])
   }

@@ -13,7 +13,9 @@ final class RawClient {
   let fd: Int32
 
   init(port: UInt16, ipv6: Bool = false, receiveTimeout: TimeInterval = 3) throws {
-    fd = socket(ipv6 ? AF_INET6 : AF_INET, SocketShims.streamType, 0)
+    // The descriptor is stored only once connected: a throwing class initializer that has set
+    // every property runs deinit, which would close the descriptor a second time.
+    let fd = socket(ipv6 ? AF_INET6 : AF_INET, SocketShims.streamType, 0)
     guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
     var timeout = timeval()
     timeout.tv_sec = .init(receiveTimeout)
@@ -47,6 +49,7 @@ final class RawClient {
       SocketShims.closeDescriptor(fd)
       throw SocketError(call: "connect", code: code)
     }
+    self.fd = fd
   }
 
   deinit { SocketShims.closeDescriptor(fd) }

@@ -116,12 +116,7 @@ struct RawSocketServerTests {
       let client = try RawClient(port: server.port)
       client.send("POST /cut HTTP/1.1\r\nContent-Length: 100\r\n\r\npartial")
     }
-    var recorded: RecordedRequest?
-    for _ in 0..<200 where recorded == nil {
-      try await Task.sleep(for: .milliseconds(5))
-      recorded = server.requests.first
-    }
-    let cut = try #require(recorded)
+    let cut = try #require(await server.waitForRequests(count: 1).first)
     #expect(cut.malformed?.contains("mid-body") == true)
     #expect(cut.path == "/cut")
     #expect(String(decoding: cut.raw, as: UTF8.self).hasSuffix("partial"))
@@ -196,5 +191,34 @@ struct RawSocketServerTests {
       port = server.port
     }
     #expect(throws: SocketError.self) { try RawClient(port: port) }
+  }
+}
+
+@Suite("Loopback server over raw sockets: bodies")
+struct RawSocketBodyTests {
+  @Test func chunkedRequestWithTrailersIsRecorded() throws {
+    let server = try makeServer()
+    defer { server.stop() }
+    server.on(.post, "/chunked") { .text("len=\($0.body.count)") }
+    let client = try RawClient(port: server.port)
+    client.send("POST /chunked HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\ncnry-a\r\n")
+    client.send("7;note=x\r\n-cnry-b\r\n0\r\nX-Trailer-Secret: cnry-trailer\r\n\r\n")
+    #expect(client.readResponse()?.hasSuffix("len=13") == true)
+    let recorded = try #require(server.requests.first)
+    #expect(recorded.bodyText == "cnry-a-cnry-b")
+    #expect(recorded.trailers["x-trailer-secret"] == "cnry-trailer")
+  }
+
+  @Test func largeResponseReachesASlowReaderWhileOthersAreServed() throws {
+    let server = try makeServer()
+    defer { server.stop() }
+    let big = String(repeating: "0123456789abcdef", count: 256 * 1024)  // 4 MiB
+    server.on(.get, "/big", respond: .text(big))
+    let slow = try RawClient(port: server.port)
+    slow.send("GET /big HTTP/1.1\r\n\r\n")
+    let other = try RawClient(port: server.port)
+    other.send("GET /small HTTP/1.1\r\n\r\n")
+    #expect(other.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
+    #expect(slow.readResponse()?.hasSuffix(String(big.suffix(64))) == true)
   }
 }

@@ -85,6 +85,18 @@ struct URLSessionExchangeTests {
     #expect(cookies["pref"] == "cnry-pref-22222")
   }
 
+  @Test func largeUploadArrivesWhole() async throws {
+    let server = try makeServer()
+    defer { server.stop() }
+    server.on(.put, "/big") { .text("\($0.body.count)") }
+    var request = URLRequest(url: server.baseURL.appendingPathComponent("big"))
+    request.httpMethod = "PUT"
+    let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+    let (data, _) = try await makeSession().upload(for: request, from: payload)
+    #expect(String(decoding: data, as: UTF8.self) == "300000")
+    #expect(server.requests.first?.body == payload)
+  }
+
   @Test func streamedRequestBodyIsSentChunkedAndDechunked() async throws {
     let server = try makeServer()
     defer { server.stop() }
@@ -113,6 +125,20 @@ struct URLSessionExchangeTests {
     #expect((response.value(forHTTPHeaderField: "X-Token") ?? "").contains("cnry-a"))
   }
 
+  @Test func responsesAreLoggedAsFullyWritten() async throws {
+    let server = try makeServer()
+    defer { server.stop() }
+    server.on(.get, "/token", respond: .json(["token": "cnry-response-777777"]).header("X-Echo", "cnry-h-1"))
+    _ = try await send(
+      URLRequest(url: server.baseURL.appendingPathComponent("token")), session: makeSession())
+    let sent = try #require(server.responses.first)
+    #expect(sent.fullyWritten)
+    #expect(sent.status == 200)
+    #expect(sent.requestSequence == server.requests.first?.sequence)
+    #expect(sent.contains("cnry-response-777777"))
+    #expect(sent.contains("X-Echo: cnry-h-1"))
+  }
+
   @Test(arguments: [ServerResponse.Fault.closeMidBody, .closeBeforeResponse, .reset])
   func faultMakesURLSessionFail(_ fault: ServerResponse.Fault) async throws {
     let server = try makeServer()
@@ -123,6 +149,9 @@ struct URLSessionExchangeTests {
         URLRequest(url: server.baseURL.appendingPathComponent("broken")), session: makeSession())
     }
     #expect(server.requests(to: "/broken").count >= 1)
+    let sent = try #require(server.responses.first)
+    #expect(sent.fault == fault)
+    #expect(!sent.fullyWritten)
   }
 
   @Test func delayedResponseDoesNotStallOtherClients() async throws {

@@ -94,6 +94,22 @@ private final class FileLogger: Sendable {
     }
   }
 
+  @Test func aFileRewrittenInPlaceIsReadWhole() async throws {
+    let root = try SinkTestSupport.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let canary = SinkTestSupport.canary()
+    let url = root.appendingPathComponent("breadcrumbs.json")
+    try Data(#"["launch"]"#.utf8).write(to: url)
+    let inode = FileIdentity(path: url.path)?.inode
+    let contents = try await SinkTestSupport.capture(FileSink(urls: [url])) {
+      // A non-atomic write truncates and rewrites the same inode; the canary lands in the old range.
+      try Data(#"["\#(canary)", "launch", "tap"]"#.utf8).write(to: url)
+    }
+    #expect(FileIdentity(path: url.path)?.inode == inode)
+    #expect(contents.first?.storage == .file(url.standardizedFileURL, offset: 0))
+    #expect(try SinkTestSupport.anyContains(contents, canary))
+  }
+
   @Test func wholeFilesCoverageReadsWhatWasThereBefore() async throws {
     let root = try SinkTestSupport.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: root) }

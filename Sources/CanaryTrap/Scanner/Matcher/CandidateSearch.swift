@@ -102,9 +102,16 @@ extension CompiledMatcher {
         return
       }
     }
-    if let minFragment, high - low >= minFragment {
+    if let minFragment, high - low >= minFragment,
+      identifyingBytes(of: target, from: low, to: high) >= min(minFragment, DistinctiveBytes.required)
+    {
       candidates.append(
         MatchCandidate(canary: target.canary, encoding: .fragment, rank: .fragment, start: start, end: end))
     }
+  }
+
+  /// How many bytes of `target`'s value in `low..<high` identify its canary.
+  private func identifyingBytes(of target: Target, from low: Int, to high: Int) -> Int {
+    Int(distinctiveCounts[target.countsStart + high] - distinctiveCounts[target.countsStart + low])
   }
 }

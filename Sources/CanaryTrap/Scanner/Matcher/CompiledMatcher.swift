@@ -15,6 +15,8 @@ final class CompiledMatcher: @unchecked Sendable {
     var isValue: Bool
     var start: Int
     var length: Int
+    /// Where this value's ``DistinctiveBytes`` running counts start in `distinctiveCounts`.
+    var countsStart: Int = 0
   }
 
   /// One (target, offset) pair reachable from a q-gram.
@@ -45,6 +47,8 @@ final class CompiledMatcher: @unchecked Sendable {
   let entries: UnsafeMutablePointer<Entry>
   let entryCount: Int
   let gramMask: UInt64
+  /// Running counts of identifying bytes for every value target, back to back.
+  let distinctiveCounts: [Int32]
 
   init(canaries: [Canary], options: ScanOptions) {
     let encodings = options.encodings
@@ -53,6 +57,7 @@ final class CompiledMatcher: @unchecked Sendable {
     reportsCaseInsensitive = encodings.contains(.caseInsensitive)
     var targets: [Target] = []
     var storage: [UInt8] = []
+    var distinctiveCounts: [Int32] = []
     for (index, canary) in canaries.enumerated() where !canary.value.isEmpty {
       for pattern in PatternEncoder.patterns(for: canary, encodings: encodings) {
         let isValue = pattern.encoding == .raw
@@ -62,12 +67,14 @@ final class CompiledMatcher: @unchecked Sendable {
         targets.append(
           Target(
             canary: Int32(index), encoding: pattern.encoding, isValue: isValue, start: storage.count,
-            length: stored.count))
+            length: stored.count, countsStart: distinctiveCounts.count))
+        if isValue { distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes) }
         storage += stored
         if isValue { storage += pattern.bytes }
       }
     }
     self.targets = targets
+    self.distinctiveCounts = distinctiveCounts
     let lengths = targets.map(\.length)
     maxLength = max(lengths.max() ?? 1, 1)
     var shortest = max(lengths.min() ?? 8, 1)

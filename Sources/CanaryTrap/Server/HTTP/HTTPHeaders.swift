@@ -3,7 +3,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   /// One field: the name as written and its value.
   public typealias Element = (name: String, value: String)
 
-  private struct Field: Sendable, Hashable {
+  fileprivate struct Field: Sendable, Hashable {
     var name: String
     var value: String
   }
@@ -33,9 +33,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   public var fields: [(name: String, value: String)] { storage.map { ($0.name, $0.value) } }
 
   /// Iterates the fields in order.
-  public func makeIterator() -> AnyIterator<Element> {
-    var iterator = storage.makeIterator()
-    return AnyIterator { iterator.next().map { ($0.name, $0.value) } }
+  public func makeIterator() -> Iterator { Iterator(base: storage.makeIterator()) }
+
+  /// Iterates the fields in order.
+  public struct Iterator: IteratorProtocol {
+    fileprivate var base: IndexingIterator<[Field]>
+
+    /// The next field, or nil after the last.
+    public mutating func next() -> Element? { base.next().map { ($0.name, $0.value) } }
   }
 
   /// The first value of `name` (case-insensitive); setting replaces every field of that name.
@@ -74,11 +79,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
   /// Whether the comma-separated values of `name` contain `token` (case-insensitive).
   public func hasToken(_ token: String, in name: String) -> Bool {
-    values(for: name).contains { value in
-      value.split(separator: ",").contains {
-        Self.namesMatch($0.trimmingCharacters(in: " \t"), token)
+    for field in storage where Self.namesMatch(field.name, name) {
+      for element in field.value.utf8.split(separator: UInt8(ascii: ",")) {
+        var trimmed = element[...]
+        while let first = trimmed.first, first == 32 || first == 9 { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, last == 32 || last == 9 { trimmed = trimmed.dropLast() }
+        if trimmed.elementsEqual(token.utf8, by: { Self.lowercase($0) == Self.lowercase($1) }) { return true }
       }
     }
+    return false
   }
 
   /// Compares two ASCII names ignoring case, without allocating.
@@ -104,14 +113,5 @@ extension HTTPHeaders: CustomStringConvertible {
   /// The fields as `Name: value` lines.
   public var description: String {
     storage.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
-  }
-}
-
-extension Substring {
-  fileprivate func trimmingCharacters(in set: String) -> String {
-    var slice = self[...]
-    while let first = slice.first, set.contains(first) { slice.removeFirst() }
-    while let last = slice.last, set.contains(last) { slice.removeLast() }
-    return String(slice)
   }
 }

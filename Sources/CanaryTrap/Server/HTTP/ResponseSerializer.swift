@@ -16,7 +16,7 @@ enum ResponseSerializer {
   static func serialize(
     _ response: ServerResponse, method: String, version: String, keepAlive: Bool
   ) -> Output {
-    var headers = response.headers
+    let headers = response.headers
     let scriptedConnection = headers["Connection"]
     let closeAfter = !keepAlive || (scriptedConnection.map { $0.lowercased().contains("close") } ?? false)
     let hasBody =
@@ -25,21 +25,22 @@ enum ResponseSerializer {
     let isOldClient = version == "HTTP/1.0"
     var body = response.body
     if case .chunked = body, isOldClient { body = .fixed(body.data) }
+    var extra: [(name: String, value: String)] = []
     let framingScripted = headers.contains("Content-Length") || headers.contains("Transfer-Encoding")
     if !framingScripted && response.status >= 200 && response.status != 204 && response.status != 304 {
       switch body {
-      case .fixed(let data): headers.add("Content-Length", String(data.count))
-      case .chunked: headers.add("Transfer-Encoding", "chunked")
+      case .fixed(let data): extra.append(("Content-Length", String(data.count)))
+      case .chunked: extra.append(("Transfer-Encoding", "chunked"))
       }
     }
     if scriptedConnection == nil {
       if closeAfter {
-        headers.add("Connection", "close")
+        extra.append(("Connection", "close"))
       } else if isOldClient {
-        headers.add("Connection", "keep-alive")
+        extra.append(("Connection", "keep-alive"))
       }
     }
-    var bytes = head(status: response.status, reason: response.reason, headers: headers)
+    var bytes = head(status: response.status, reason: response.reason, headers: headers, extra: extra)
     if hasBody {
       switch body {
       case .fixed(let data): bytes.append(contentsOf: data)
@@ -74,16 +75,26 @@ enum ResponseSerializer {
   }
 
   /// The status line and header block, ending with the empty line.
-  static func head(status: Int, reason: String?, headers: HTTPHeaders) -> [UInt8] {
-    var text = "HTTP/1.1 \(status) \(reason ?? HTTPStatus.reasonPhrase(status))\r\n"
-    for field in headers {
-      text += field.name
-      text += ": "
-      text += field.value
-      text += "\r\n"
+  static func head(
+    status: Int, reason: String?, headers: HTTPHeaders, extra: [(name: String, value: String)] = []
+  ) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(512)
+    bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+    bytes.append(contentsOf: String(status).utf8)
+    bytes.append(HTTPBytes.space)
+    bytes.append(contentsOf: (reason ?? HTTPStatus.reasonPhrase(status)).utf8)
+    bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
+    func appendField(_ name: String, _ value: String) {
+      bytes.append(contentsOf: name.utf8)
+      bytes.append(contentsOf: [HTTPBytes.colon, HTTPBytes.space])
+      bytes.append(contentsOf: value.utf8)
+      bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
     }
-    text += "\r\n"
-    return Array(text.utf8)
+    for field in headers { appendField(field.name, field.value) }
+    for field in extra { appendField(field.name, field.value) }
+    bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
+    return bytes
   }
 
   /// `HTTP/1.1 100 Continue`.

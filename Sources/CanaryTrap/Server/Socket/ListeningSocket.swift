@@ -99,21 +99,34 @@ struct ListeningSocket {
     }
   }
 
-  /// Accepts one pending connection, configured for the loop; nil when none is waiting.
-  func acceptConnection() -> Int32? {
+  /// The outcome of one `accept`.
+  enum AcceptResult {
+    /// A new connection, configured for the loop.
+    case accepted(Int32)
+    /// Nothing is waiting.
+    case none
+    /// The process or system is out of descriptors; pause accepting for a moment.
+    case outOfDescriptors
+  }
+
+  /// Accepts one pending connection.
+  func acceptConnection() -> AcceptResult {
     while true {
       let client = accept(fd, nil, nil)
       if client >= 0 {
         do {
           try SocketShims.configureStream(client)
-          return client
+          return .accepted(client)
         } catch {
           SocketShims.closeDescriptor(client)
           continue
         }
       }
-      if errno == EINTR || errno == ECONNABORTED { continue }
-      return nil
+      switch errno {
+      case EINTR, ECONNABORTED: continue
+      case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfDescriptors
+      default: return .none
+      }
     }
   }
 }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// By default only what was written during the scope is scanned: files created since ``begin()``
 /// whole, and the bytes beyond each existing file's size at ``begin()``; a file truncated or
-/// replaced since then is scanned whole. Findings are named `file:` and the file's path relative
+/// replaced or rewritten in place since then is scanned whole (a rewrite is noticed by hashing up
+/// to 4 KiB at each end of the old content). Findings are named `file:` and the file's path relative
 /// to `base` (or to the watched path's parent directory), such as `file:logs/app.log`.
 ///
 /// A file that existed during the scope but is gone when it ends, or cannot be read, is still
@@ -30,6 +31,7 @@ public final class FileSink: LeakSink {
   /// A covered file as it was at ``begin()``.
   private struct Snapshot: Sendable {
     var identity: FileIdentity
+    var fingerprint: FilePrefixFingerprint?
     var displayName: String
   }
 
@@ -73,7 +75,7 @@ public final class FileSink: LeakSink {
         contents.append(.file(url, from: 0, name: contentName))  // vanished: the scan reports it
         continue
       }
-      let offset = startOffset(now: now, before: before[match.path]?.identity)
+      let offset = startOffset(path: match.path, now: now, before: before[match.path])
       if coverage == .writtenDuringScope && offset == now.size && before[match.path] != nil { continue }
       contents.append(.file(url, from: offset, name: contentName))
     }
@@ -90,10 +92,14 @@ public final class FileSink: LeakSink {
     snapshot.withLock { $0 = nil }
   }
 
-  private func startOffset(now: FileIdentity, before: FileIdentity?) -> UInt64 {
+  /// Where the scope's bytes start: past the old size if the file only grew, else at 0.
+  private func startOffset(path: String, now: FileIdentity, before: Snapshot?) -> UInt64 {
     guard coverage == .writtenDuringScope, let before else { return 0 }
-    let sameFile = before.device == now.device && before.inode == now.inode
-    return sameFile && now.size >= before.size ? before.size : 0
+    let old = before.identity
+    let sameFile = old.device == now.device && old.inode == now.inode
+    guard sameFile, now.size >= old.size else { return 0 }
+    let unchanged = before.fingerprint == FilePrefixFingerprint(path: path, length: old.size)
+    return unchanged ? old.size : 0
   }
 
   private func resolveAll() -> [FileTarget.Match] {
@@ -112,7 +118,9 @@ public final class FileSink: LeakSink {
     var result: [String: Snapshot] = [:]
     for match in matches {
       if let identity = FileIdentity(path: match.path) {
-        result[match.path] = Snapshot(identity: identity, displayName: match.displayName)
+        result[match.path] = Snapshot(
+          identity: identity, fingerprint: FilePrefixFingerprint(path: match.path, length: identity.size),
+          displayName: match.displayName)
       }
     }
     return result

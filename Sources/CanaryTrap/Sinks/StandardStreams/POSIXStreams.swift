@@ -65,16 +65,28 @@ enum POSIXStreams {
     }
   }
 
-  /// Reads what is available into `buffer`; 0 at end of file, -1 on a lasting error.
+  /// What ``readChunk(_:into:)`` returns when a non-blocking descriptor has nothing yet.
+  static let wouldBlock = -2
+
+  /// Makes reads from `fd` return at once instead of waiting.
+  static func makeNonBlocking(_ fd: Int32) {
+    let flags = fcntl(fd, F_GETFL)
+    if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+  }
+
+  /// Reads what is available into `buffer`: the count, 0 at end of file, ``wouldBlock`` if
+  /// nothing is there yet, -1 on a lasting error.
   static func readChunk(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
     while true {
       let count = read(fd, buffer.baseAddress, buffer.count)
       if count >= 0 { return count }
-      if errno != EINTR && errno != EAGAIN { return -1 }
+      if errno == EAGAIN || errno == EWOULDBLOCK { return wouldBlock }
+      if errno != EINTR { return -1 }
     }
   }
 
-  /// Writes every byte of `bytes` to `fd`; gives up silently if the descriptor refuses.
+  /// Writes every byte of `bytes` to `fd`, waiting while a non-blocking descriptor is full;
+  /// gives up silently if the descriptor refuses for good (the echo is a courtesy).
   static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
     var offset = 0
     while offset < bytes.count {
@@ -83,6 +95,9 @@ enum POSIXStreams {
         offset += count
       } else if count < 0 && errno == EINTR {
         continue
+      } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        if poll(&entry, 1, 1000) == 0 { return }  // stuck for a second: drop the echo, keep the capture
       } else {
         return
       }

@@ -30,16 +30,20 @@ public final class StandardStreamsSink: LeakSink {
 
   /// Opens this sink's window, installing the process-wide capture if none is running.
   public func begin() async throws {
-    try window.withLock { window in
-      guard window == nil else { throw SinkError.alreadyBegun(name) }
-      window = try StandardStreamCapture.shared.openWindow()
+    let name = self.name
+    let window = self.window
+    try await BlockingWork.run {
+      try window.withLock { window in
+        guard window == nil else { throw SinkError.alreadyBegun(name) }
+        window = try StandardStreamCapture.shared.openWindow()
+      }
     }
   }
 
   /// The bytes written to each stream since ``begin()``: contents named `stdout` and `stderr`.
   public func collect() async throws -> [SinkContent] {
     guard let id = window.current else { throw SinkError.notBegun(name) }
-    let captured = try StandardStreamCapture.shared.contents(ofWindow: id)
+    let captured = try await BlockingWork.run { try StandardStreamCapture.shared.contents(ofWindow: id) }
     return streams.map { stream in
       switch stream {
       case .standardOutput: .bytes(captured.output, name: stream.rawValue)
@@ -54,6 +58,7 @@ public final class StandardStreamsSink: LeakSink {
       defer { window = nil }
       return window
     }
-    if let id { StandardStreamCapture.shared.closeWindow(id) }
+    guard let id else { return }
+    _ = try? await BlockingWork.run { StandardStreamCapture.shared.closeWindow(id) }
   }
 }

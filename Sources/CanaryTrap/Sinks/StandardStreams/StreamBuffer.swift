@@ -2,15 +2,18 @@ import Foundation
 
 /// The bytes captured from one standard stream, addressed by absolute offsets so that several
 /// overlapping windows can share them; bytes no open window needs are dropped.
+///
+/// The drain thread reads the pipe while holding this buffer's lock (the pipe is non-blocking
+/// and polled first, so the read never waits), which lets a reader take a consistent snapshot:
+/// "stored so far plus unread in the pipe" is exactly everything written before that instant.
 final class StreamBuffer: @unchecked Sendable {
   private let condition = NSCondition()
   private var base = 0
   private var bytes: [UInt8] = []
   private var windows: [UInt64: Int] = [:]
-  private var readsInFlight = 0
   private var echoSuppression = 0
 
-  /// The absolute offset one past the last captured byte.
+  /// The absolute offset one past the last byte read from the pipe (stored or dropped).
   var endOffset: Int {
     condition.lock()
     defer { condition.unlock() }
@@ -40,42 +43,42 @@ final class StreamBuffer: @unchecked Sendable {
     return Data(bytes[(start - base)...])
   }
 
-  /// Marks that the drain thread is about to read from the pipe.
-  func beginRead() {
-    condition.lock()
-    readsInFlight += 1
-    condition.unlock()
-  }
-
-  /// Stores a chunk the drain thread read; returns whether to echo it to the original stream.
-  func finishRead(_ chunk: UnsafeRawBufferPointer) -> Bool {
+  /// Reads one chunk with `read` (which must not block) under the lock and stores what it got.
+  ///
+  /// `read` fills `chunk` and returns the count, 0 at end of file, or a negative value.
+  /// Returns that count and whether the bytes should be echoed to the original stream.
+  func store(
+    _ chunk: UnsafeMutableRawBufferPointer, readingWith read: (UnsafeMutableRawBufferPointer) -> Int
+  ) -> (count: Int, echo: Bool) {
     condition.lock()
     defer {
       condition.broadcast()
       condition.unlock()
     }
-    readsInFlight -= 1
+    let count = read(chunk)
+    guard count > 0 else { return (count, false) }
     if windows.isEmpty {
-      base += chunk.count
+      base += count
     } else {
-      bytes.append(contentsOf: chunk)
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
     }
-    return echoSuppression == 0
+    return (count, echoSuppression == 0)
   }
 
-  /// Waits until the pipe holds nothing unread and no read is in progress; false on timeout.
-  func waitUntilDrained(pending: () -> Int, timeout: TimeInterval) -> Bool {
+  /// Waits until every byte written to the pipe before this call is stored; false on timeout.
+  ///
+  /// `unreadInPipe` reports how many bytes wait in the pipe; it is called under the lock, when
+  /// no read is in progress, so stored plus unread is a consistent target. Writers that keep
+  /// writing meanwhile cannot delay it past their earlier bytes.
+  func waitUntilStored(unreadInPipe: () -> Int, timeout: TimeInterval) -> Bool {
     let deadline = Date(timeIntervalSinceNow: timeout)
     condition.lock()
     defer { condition.unlock() }
-    while true {
-      condition.unlock()
-      let unread = pending()
-      condition.lock()
-      if unread == 0 && readsInFlight == 0 { return true }
-      if Date() >= deadline { return false }
-      _ = condition.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.005)))
+    let target = base + bytes.count + unreadInPipe()
+    while base + bytes.count < target {
+      if !condition.wait(until: deadline) && base + bytes.count < target { return false }
     }
+    return true
   }
 
   /// Stops (or, with `false`, resumes) echoing captured bytes to the original stream; nests.

@@ -34,6 +34,7 @@ final class StreamRedirection: @unchecked Sendable {
       throw SinkError(sink: "standard-streams", reason: "dup2 onto fd \(descriptor) failed: \(reason)")
     }
     POSIXStreams.closeDescriptor(ends.write)
+    POSIXStreams.makeNonBlocking(ends.read)
     let redirection = StreamRedirection(
       descriptor: descriptor, original: original, pipeReader: ends.read, buffer: buffer)
     let thread = Thread { redirection.drain() }
@@ -44,7 +45,7 @@ final class StreamRedirection: @unchecked Sendable {
 
   /// Waits until every byte written to the stream so far is in the buffer; false on timeout.
   func waitUntilDrained(timeout: TimeInterval) -> Bool {
-    buffer.waitUntilDrained(pending: { POSIXStreams.pendingBytes(pipeReader) }, timeout: timeout)
+    buffer.waitUntilStored(unreadInPipe: { POSIXStreams.pendingBytes(pipeReader) }, timeout: timeout)
   }
 
   /// Points the descriptor back at its original destination and waits (briefly) for the drain
@@ -65,12 +66,10 @@ final class StreamRedirection: @unchecked Sendable {
       drained.signal()
     }
     while POSIXStreams.waitReadable(pipeReader) {
-      buffer.beginRead()
-      let count = POSIXStreams.readChunk(pipeReader, into: chunk)
-      let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<max(count, 0)])
-      let echo = buffer.finishRead(bytes)
+      let (count, echo) = buffer.store(chunk) { POSIXStreams.readChunk(pipeReader, into: $0) }
+      if count == POSIXStreams.wouldBlock { continue }
       if count <= 0 { return }
-      if echo { POSIXStreams.writeAll(original, bytes) }
+      if echo { POSIXStreams.writeAll(original, UnsafeRawBufferPointer(rebasing: chunk[0..<count])) }
     }
   }
 }

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What the server answered to one request, and whether every byte of it reached the socket.
+///
+/// Use it to prove that a response-side canary really left the server: a response cut short by a
+/// fault, or never sent because the client went away first, is not ``fullyWritten``.
+public struct SentResponse: Sendable {
+  /// The ``RecordedRequest/sequence`` of the request it answers.
+  public var requestSequence: Int
+  /// The connection it was written to.
+  public var connectionID: Int
+  /// The status code.
+  public var status: Int
+  /// The fault injected, if any (a faulted response is never ``fullyWritten``).
+  public var fault: ServerResponse.Fault?
+  /// The exact bytes the server meant to send: head and body, or the truncated part for
+  /// ``ServerResponse/Fault/closeMidBody``; empty for the other faults.
+  public var bytes: Data
+  /// Whether every byte was handed to the kernel (the client may still have dropped them).
+  public var fullyWritten: Bool
+
+  /// Creates a record of a response.
+  public init(
+    requestSequence: Int, connectionID: Int, status: Int, fault: ServerResponse.Fault?, bytes: Data,
+    fullyWritten: Bool = false
+  ) {
+    self.requestSequence = requestSequence
+    self.connectionID = connectionID
+    self.status = status
+    self.fault = fault
+    self.bytes = bytes
+    self.fullyWritten = fullyWritten
+  }
+
+  /// Whether `text` appears in the bytes sent (head or body), as UTF-8.
+  public func contains(_ text: String) -> Bool {
+    bytes.range(of: Data(text.utf8)) != nil
+  }
+}

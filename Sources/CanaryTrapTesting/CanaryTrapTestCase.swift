@@ -1,0 +1,117 @@
+#if canImport(XCTest)
+  import CanaryTrap
+  import Foundation
+  import XCTest
+
+  /// An XCTest base class that runs each test in a fresh CanaryTrap scope, ``trap``, and fails
+  /// the test once per leak, undelivered canary, silent or failed sink and error when it ends.
+  ///
+  /// Failures point at the line of the test's ``expectNoLeaks(file:line:)`` call when it makes
+  /// one, else at the first ``canary(_:at:file:line:)`` or ``memoryLog(_:file:line:)`` it called
+  /// on the test case (a test that only uses `trap` directly gets failures without a useful line;
+  /// XCTest offers no way to learn a test method's file). Subclasses that override `setUp() async throws` or
+  /// `tearDown() async throws` must call `super`.
+  open class CanaryTrapTestCase: XCTestCase {
+    private var session: ScopeSession?
+    private let failureSite = Locked<(file: String, line: Int)?>(nil)
+
+    /// The configuration each test's scope gets; override to add sinks or a report directory.
+    open var canaryTrapConfiguration: CanaryTrap.Configuration { CanaryTrap.Configuration() }
+
+    /// This test's scope, available between `setUp` and `tearDown`.
+    public var trap: CanaryTrap {
+      guard let session else {
+        preconditionFailure(
+          "CanaryTrapTestCase.trap is available only while a test runs; call super.setUp()")
+      }
+      return session.trap
+    }
+
+    /// Starts a fresh scope for the test.
+    open override func setUp() async throws {
+      try await super.setUp()
+      failureSite.withLock { $0 = nil }
+      let name = name
+      let session = ScopeSession(
+        title: name, configuration: canaryTrapConfiguration, sourceLocation: nil)
+      await session.start()
+      self.session = session
+    }
+
+    /// Ends the scope and fails the test once per problem of its report.
+    open override func tearDown() async throws {
+      if let session {
+        self.session = nil
+        if let outcome = await session.finish(thrown: nil) {
+          recordProblems(outcome.messages, at: failureSite.current)
+        }
+      }
+      try await super.tearDown()
+    }
+
+    /// Mints a canary for `location` in this test's scope and remembers this line for failures.
+    public func canary(
+      _ shape: CanaryShape, at location: CanaryLocation, file: StaticString = #filePath,
+      line: UInt = #line
+    ) -> String {
+      rememberSite(file: file, line: line)
+      return trap.canary(shape, at: location)
+    }
+
+    /// A memory log registered with this test's scope; remembers this line for failures.
+    public func memoryLog(
+      _ name: String = "memory-log", file: StaticString = #filePath, line: UInt = #line
+    ) -> MemoryLog {
+      rememberSite(file: file, line: line)
+      return trap.memoryLog(name)
+    }
+
+    /// Ends this test's scope now and fails the test once per problem at this line; the scope
+    /// records nothing more in `tearDown`.
+    @discardableResult
+    public func expectNoLeaks(file: StaticString = #filePath, line: UInt = #line) async
+      -> LeakReport?
+    {
+      guard let session else {
+        recordProblems(["expectNoLeaks() called outside a running test"], at: ("\(file)", Int(line)))
+        return nil
+      }
+      let outcome = await session.finish(thrown: nil)
+      self.session = nil
+      recordProblems(outcome?.messages ?? [], at: ("\(file)", Int(line)))
+      return outcome?.report
+    }
+
+    /// Fails the test once per problem of `report` (for instance one from `runMatrix` or another
+    /// scope) at this line; a clean report records nothing.
+    public func expectNoLeaks(
+      _ report: LeakReport, file: StaticString = #filePath, line: UInt = #line
+    ) {
+      recordProblems(report.issueMessages(), at: ("\(file)", Int(line)))
+    }
+
+    private func rememberSite(file: StaticString, line: UInt) {
+      failureSite.withLock { site in
+        if site == nil { site = ("\(file)", Int(line)) }
+      }
+    }
+
+    /// Records each message as a failure at `site`, or without a line when none is known.
+    private func recordProblems(_ messages: [String], at site: (file: String, line: Int)?) {
+      for message in messages {
+        #if canImport(Darwin)
+          var issue = XCTIssue(type: .assertionFailure, compactDescription: message)
+          if let site {
+            issue.sourceCodeContext = XCTSourceCodeContext(
+              location: XCTSourceCodeLocation(filePath: site.file, lineNumber: site.line))
+          }
+          record(issue)
+        #else
+          recordFailure(
+            withDescription: message, inFile: site?.file ?? "<CanaryTrap>", atLine: site?.line ?? 0,
+            expected: true)
+        #endif
+      }
+    }
+  }
+#endif

@@ -1,0 +1,78 @@
+#if canImport(Testing)
+  import CanaryTrap
+  import Foundation
+  import Testing
+
+  /// A Swift Testing trait that runs each test in a fresh CanaryTrap scope, reachable as
+  /// `CanaryTrap.current`, and records one issue per leak, undelivered canary, silent or failed
+  /// sink and error where the trait was written.
+  ///
+  /// On a suite it applies to every test in it (``isRecursive``); a test's own `.canaryTrap` wins
+  /// over its suite's.
+  public struct CanaryTrapTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The scope's configuration: sinks, scan options, standard stream capture, report directory.
+    public var configuration: CanaryTrap.Configuration
+    /// Where issues are recorded; nil records them at the test's own declaration.
+    public var sourceLocation: SourceLocation?
+    /// Tells this trait apart from another `.canaryTrap` on the same test.
+    private let identity = UUID()
+
+    /// Creates the trait; prefer `.canaryTrap` or `.canaryTrap(_:sourceLocation:)`.
+    public init(configuration: CanaryTrap.Configuration, sourceLocation: SourceLocation?) {
+      self.configuration = configuration
+      self.sourceLocation = sourceLocation
+    }
+
+    /// A suite's trap applies to each of its tests, not to the suite as a whole.
+    public var isRecursive: Bool { true }
+
+    /// Runs the test in a fresh scope, then records the scope's problems.
+    public func provideScope(
+      for test: Test, testCase: Test.Case?,
+      performing function: @Sendable () async throws -> Void
+    ) async throws {
+      guard !test.isSuite, isInnermost(in: test) else { return try await function() }
+      let location = sourceLocation ?? test.sourceLocation
+      let name = TestIdentity.name(of: test)
+      let session = ScopeSession(
+        title: name, configuration: configuration,
+        sourceLocation: ReportSourceLocation(
+          fileID: location.fileID, filePath: location.filePath, line: location.line,
+          column: location.column))
+      await session.start()
+      let trap = session.trap
+      let destination = IssueDestination.swiftTesting(location)
+      do {
+        try await CanaryTrap.$current.withValue(trap) { try await function() }
+        if let outcome = await session.finish(thrown: nil) { destination.record(outcome.messages) }
+      } catch {
+        if let outcome = await session.finish(thrown: error) { destination.record(outcome.messages) }
+        throw error
+      }
+    }
+
+    /// Whether this is the last `.canaryTrap` among the test's traits (a suite's come first), so
+    /// that a test marked both on its suite and on itself gets one scope.
+    private func isInnermost(in test: Test) -> Bool {
+      let traps = test.traits.compactMap { $0 as? CanaryTrapTrait }
+      return traps.last?.identity == identity || traps.isEmpty
+    }
+  }
+
+  extension Trait where Self == CanaryTrapTrait {
+    /// Runs each test in a fresh CanaryTrap scope with the default configuration, recording issues
+    /// at the test's declaration.
+    public static var canaryTrap: CanaryTrapTrait {
+      CanaryTrapTrait(configuration: CanaryTrap.Configuration(), sourceLocation: nil)
+    }
+
+    /// Runs each test in a fresh CanaryTrap scope configured by `configuration`, recording issues
+    /// where this trait is written.
+    public static func canaryTrap(
+      _ configuration: CanaryTrap.Configuration = CanaryTrap.Configuration(),
+      sourceLocation: SourceLocation = #_sourceLocation
+    ) -> CanaryTrapTrait {
+      CanaryTrapTrait(configuration: configuration, sourceLocation: sourceLocation)
+    }
+  }
+#endif

@@ -1,0 +1,66 @@
+import CanaryTrap
+import Foundation
+
+/// One scope's life as the adapters run it: start, body, finish, and the messages to record,
+/// exactly once per scope. The scope itself writes its report files when a report directory is
+/// configured (by default from `CANARY_TRAP_REPORT_DIR`), named after its title.
+struct ScopeSession: Sendable {
+  /// The scope.
+  let trap: CanaryTrap
+
+  /// Creates the scope and registers it as running; nothing runs until ``start()``.
+  init(
+    title: String, configuration: CanaryTrap.Configuration, sourceLocation: ReportSourceLocation?
+  ) {
+    trap = CanaryTrap(title: title, configuration: configuration, sourceLocation: sourceLocation)
+  }
+
+  /// Starts the scope; a failure becomes an error of the report instead of being thrown, so that
+  /// the adapters can stay `rethrows` and still report it.
+  func start() async {
+    do {
+      try await trap.start()
+    } catch {
+      trap.reportError("CanaryTrap could not start: \(error)")
+    }
+  }
+
+  /// Finishes the scope unless the test already did and reported it, and returns the report with
+  /// the messages to record. An error the test threw goes into the report (and its files) but not
+  /// into the messages, because the test framework records it already.
+  func finish(thrown: (any Error)?) async -> (report: LeakReport, messages: [String])? {
+    let thrownText = thrown.map { "the test threw \($0)" }
+    if let thrownText { trap.reportError(thrownText) }
+    return await ReportedScopes.shared.finishOnce(trap, excludingError: thrownText)
+  }
+}
+
+/// Scopes whose report was already recorded, so that a scope a test finished itself with
+/// ``expectNoLeaks(in:fileID:filePath:line:column:)`` is not recorded again when it ends.
+final class ReportedScopes: Sendable {
+  /// The process-wide registry.
+  static let shared = ReportedScopes()
+
+  /// A reported scope, held weakly so that a finished scope's sinks are freed with it.
+  private struct WeakScope: @unchecked Sendable {
+    weak var trap: CanaryTrap?
+  }
+
+  private let reported = Locked([WeakScope]())
+
+  /// Finishes `trap` and returns its report with the messages to record, or nil when it was
+  /// already reported.
+  func finishOnce(_ trap: CanaryTrap, excludingError thrown: String? = nil) async
+    -> (report: LeakReport, messages: [String])?
+  {
+    let isFirst = reported.withLock { scopes -> Bool in
+      scopes.removeAll { $0.trap == nil }
+      if scopes.contains(where: { $0.trap === trap }) { return false }
+      scopes.append(WeakScope(trap: trap))
+      return true
+    }
+    guard isFirst else { return nil }
+    let report = await trap.finish()
+    return (report, report.issueMessages(excludingError: thrown))
+  }
+}

@@ -1,0 +1,77 @@
+import CanaryTrapExamples
+import CanaryTrapTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The twins of the templates: the same flows through a client that logs too much, proving the
+/// scope the templates rely on reports each leaked canary as an issue.
+@Suite struct TemplateTwinTests {
+  /// Runs `body` in a scope expected to leak and returns the text of every issue it recorded.
+  private func leakIssues(_ body: @escaping (CanaryTrap, MemoryLog) async throws -> Void) async throws
+    -> [String]
+  {
+    let issues = Locked([String]())
+    try await withKnownIssue {
+      try await withCanaryTrap(configuration: CanaryTrap.Configuration(captureStandardStreams: false)) {
+        trap in
+        try await body(trap, trap.memoryLog())
+      }
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      issues.withLock { $0.append(text) }
+      return text.contains("leaked into memory-log")
+    }
+    return issues.current
+  }
+
+  @Test func signInThroughAPrintingLoggerReportsTheTokensAndTheCookie() async throws {
+    let issues = try await leakIssues { trap, log in
+      let logger = PrintingLogger(session: URLSession(configuration: .ephemeral), output: log.write)
+      let password = trap.canary(.password, at: .requestBody(.json("password")))
+      let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
+      let session = trap.canary(.token, at: .responseCookie("session"))
+      let route = "/\(trap.tracer)/auth"
+      trap.server.on(
+        .post, "\(route)/signin",
+        respond: .json(#"{"refresh_token":"\#(refreshToken)"}"#)
+          .header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
+      var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
+      signIn.httpMethod = "POST"
+      signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      signIn.httpBody = Data(#"{"password":"\#(password)"}"#.utf8)
+      trap.observe(request: signIn)
+      let (data, response) = try await logger.send(signIn)
+      trap.observe(data, response)
+    }
+    for location in [
+      "request.body.json[password]", "response.body.json[refresh_token]", "response.cookie[session]",
+    ] {
+      #expect(
+        issues.contains { $0.hasPrefix("canary planted in \(location) leaked into memory-log") },
+        "\(location)")
+    }
+  }
+
+  @Test func signedDownloadThroughAPrintingLoggerReportsTheSignature() async throws {
+    let issues = try await leakIssues { trap, log in
+      let client = PrintingLogger(session: URLSession(configuration: .ephemeral), output: log.write)
+      let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
+      let route = "/\(trap.tracer)/files"
+      trap.server.on(.get, "\(route)/report", respond: .redirect(302, to: "\(route)/blob?sig=\(signature)"))
+      trap.server.on(.get, "\(route)/blob", respond: .text("bytes"))
+      let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/report"))
+      trap.observe(request: request)
+      let (data, response) = try await client.send(request)
+      trap.observe(data, response)
+    }
+    // It prints the final response's URL, which carries the signature the redirect handed out.
+    #expect(
+      issues.contains {
+        $0.hasPrefix("canary planted in redirect[1].location.query[sig] leaked into memory-log")
+      })
+  }
+}

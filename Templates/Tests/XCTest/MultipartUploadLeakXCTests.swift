@@ -1,0 +1,67 @@
+import CanaryTrapExamples  // Replace with your app's module
+import CanaryTrapTesting
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A multipart upload: a text field, a file's content and the file's name, each of which may carry
+/// personal data.
+///
+/// Template from `canary init multipart --xctest`: replace the code marked
+/// `// Replace with your client` with your app's client, and keep every planted location your
+/// request can carry.
+final class MultipartUploadLeakXCTests: CanaryTrapTestCase {
+  func testUploadLogsNoFieldFileOrFilename() async throws {
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
+
+    let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
+    let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
+    let filename = trap.canary(.token, at: .requestBody(.multipartFilename("document")))
+    let uploadID = trap.canary(.token, at: .responseBody(.json("upload_id")))
+
+    // Replace with your server's response.
+    let path = "/\(trap.tracer)/uploads"
+    trap.server.on(
+      .post, path, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
+
+    // Replace with your client's upload call (your multipart encoder, your file).
+    let boundary = "Boundary-\(UUID().uuidString)"
+    var body = Data()
+    body.append(
+      Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\n\(caption)\r\n".utf8))
+    body.append(
+      Data(
+        "--\(boundary)\r\nContent-Disposition: form-data; name=\"document\"; filename=\"\(filename)\"\r\nContent-Type: text/plain\r\n\r\nscan of \(content)\r\n"
+          .utf8))
+    body.append(Data("--\(boundary)--\r\n".utf8))
+    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
+    request.httpMethod = "POST"
+    request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+    request.httpBody = body
+    let (_, response) = try await exchange(request, through: transport, in: trap)
+
+    XCTAssertTrue(response.statusCode == 201, "the exchange did not go as scripted")
+    await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
+  }
+}
+
+/// Sends `request` through the app's transport and records the exchange, so the scope can prove
+/// that every response-side canary reached the app.
+private func exchange(
+  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
+) async throws -> (Data, HTTPURLResponse) {
+  trap.observe(request: request)
+  let (data, response) = try await transport.send(request)
+  trap.observe(data, response)
+  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+  return (data, http)
+}

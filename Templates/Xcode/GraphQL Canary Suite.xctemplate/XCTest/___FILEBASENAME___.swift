@@ -1,0 +1,62 @@
+import CanaryTrapExamples  // Replace with your app's module
+import CanaryTrapTesting
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A GraphQL POST: the operation's variables carry personal data in the JSON body, and the
+/// response's `data` carries a token.
+///
+/// Template from `canary init graphql --xctest`: replace the code marked
+/// `// Replace with your client` with your app's client, and keep every planted location your
+/// request can carry.
+final class ___FILEBASENAMEASIDENTIFIER___: CanaryTrapTestCase {
+  func testGraphQLLogsNoVariablesOrResponseData() async throws {
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    let log = trap.memoryLog()
+    let client = RedactingTransport(sink: log)
+    defer { client.invalidate() }
+    let transport = Transport { try await client.send($0) }
+
+    let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
+    let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
+    let token = trap.canary(.token, at: .responseBody(.json("data.register.token")))
+
+    // Replace with your server's response.
+    let path = "/\(trap.tracer)/graphql"
+    trap.server.on(
+      .post, path, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
+
+    // Replace with your client's GraphQL call.
+    let operation: [String: Any] = [
+      "operationName": "Register",
+      "query": "mutation Register($input: RegisterInput!) { register(input: $input) { id token } }",
+      "variables": ["input": ["email": email, "phone": phone]],
+    ]
+    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = try JSONSerialization.data(withJSONObject: operation)
+    let (_, response) = try await exchange(request, through: transport, in: trap)
+
+    XCTAssertTrue(response.statusCode == 200, "the exchange did not go as scripted")
+    await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
+  }
+}
+
+/// Sends `request` through the app's transport and records the exchange, so the scope can prove
+/// that every response-side canary reached the app.
+private func exchange(
+  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
+) async throws -> (Data, HTTPURLResponse) {
+  trap.observe(request: request)
+  let (data, response) = try await transport.send(request)
+  trap.observe(data, response)
+  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+  return (data, http)
+}

@@ -1,0 +1,109 @@
+import CanaryTrap
+import CanaryTrapExamples
+import Foundation
+import Testing
+
+@testable import CanaryCLI
+
+/// Streams captured in memory for a command under test.
+final class DemoCapturedIO: Sendable {
+  private let output = Locked("")
+  private let error = Locked("")
+
+  var io: CommandIO {
+    CommandIO(
+      writeOutput: { text in self.output.withLock { $0 += text } },
+      writeError: { text in self.error.withLock { $0 += text } },
+      readInput: { Data() })
+  }
+
+  var standardOutput: String { output.withLock { $0 } }
+  var standardError: String { error.withLock { $0 } }
+}
+
+@Suite struct DemoCommandTests {
+  private func temporaryDirectory() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("canary-demo-test-\(UUID().uuidString)")
+  }
+
+  /// Options that keep the test's own output quiet: examples print into a memory log.
+  private func options(_ directory: URL, format: String = "text") -> DemoCommand.Options {
+    var options = DemoCommand.Options()
+    options.outputDirectory = directory
+    options.showAppOutput = true
+    options.printing = .memoryLog
+    options.format = format
+    return options
+  }
+
+  @Test func printsAGridAndAVerdictPerExampleAndWritesReports() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let captured = DemoCapturedIO()
+
+    let status = await DemoCommand.execute(options(directory), io: captured.io)
+
+    #expect(status == ExitStatus.success, "\(captured.standardError)")
+    let text = captured.standardOutput
+    for scenario in DemoScenario.all { #expect(text.contains(scenario.title)) }
+    #expect(text.contains("→ clean: "))
+    #expect(text.contains("→ LEAKY: "))
+    #expect(text.contains("4 of 4 examples behaved as their design implies."))
+    #expect(text.contains("request headers"))
+    #expect(text.contains(directory.path))
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    for name in DemoScenario.all.map(\.name) + ["demo"] {
+      #expect(files.contains("\(name).html") && files.contains("\(name).json"), "missing \(name) reports")
+    }
+  }
+
+  @Test func jsonFormatPrintsTheCombinedReport() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let captured = DemoCapturedIO()
+
+    let status = await DemoCommand.execute(options(directory, format: "json"), io: captured.io)
+
+    #expect(status == ExitStatus.success)
+    let object = try JSONSerialization.jsonObject(with: Data(captured.standardOutput.utf8)) as? [String: Any]
+    #expect(object?["clean"] as? Bool == false)
+    let sources = (object?["sources"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+    #expect(sources.contains("redacting-transport/memory-log"))
+    #expect(sources.contains("network-inspector/export:\(NetworkInspector.harFileName)"))
+  }
+
+  @Test func aVerdictThatDoesNotMatchExitsOne() async {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var options = options(directory)
+    // The denylist example run under the redacting example's expectation of a clean run.
+    let denylist = DemoScenario.denylist
+    options.scenarios = [
+      DemoScenario(name: "mislabelled", title: "mislabelled", expectation: .clean, run: denylist.run)
+    ]
+    let captured = DemoCapturedIO()
+
+    let status = await DemoCommand.execute(options, io: captured.io)
+
+    #expect(status == ExitStatus.leaks)
+    #expect(captured.standardError.contains("mislabelled did not match its expectation"))
+    #expect(captured.standardOutput.contains("UNEXPECTED"))
+  }
+
+  @Test func rejectsUnknownArgumentsAndFormats() async {
+    let captured = DemoCapturedIO()
+    #expect(await DemoCommand.run(["--format", "xml"], io: captured.io) == ExitStatus.usage)
+    #expect(await DemoCommand.run(["--bogus"], io: captured.io) == ExitStatus.usage)
+    #expect(await DemoCommand.run(["--output-dir"], io: captured.io) == ExitStatus.usage)
+    #expect(captured.standardError.contains("--format takes text or json"))
+    #expect(captured.standardError.contains("unknown argument '--bogus'"))
+  }
+
+  @Test func helpNamesEveryOption() async {
+    let captured = DemoCapturedIO()
+    #expect(await DemoCommand.run(["--help"], io: captured.io) == ExitStatus.success)
+    for option in ["--format", "--output-dir", "--show-app-output"] {
+      #expect(captured.standardOutput.contains(option))
+    }
+  }
+}

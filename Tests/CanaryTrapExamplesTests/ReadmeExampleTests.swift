@@ -1,0 +1,40 @@
+import CanaryTrapExamples
+import CanaryTrapTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The README's first canary test, compiled and run as written, with a leaky twin.
+@Suite(.canaryTrap) struct NetworkLogLeakTests {
+  @Test func networkLogLeaksNoSecret() async throws {
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    let client = RedactingTransport(sink: trap.memoryLog())  // your client, logging to the trap
+    try await trap.runMatrix(through: Transport { try await client.send($0) })
+  }  // scope ends: every sink scanned; one issue per leak, undelivered canary or silent sink
+}
+
+@Suite struct ReadmeExampleTwinTests {
+  @Test func theSameTestFailsWhenTheClientLogsWholeRequests() async throws {
+    let issues = Locked([String]())
+    try await withKnownIssue {
+      try await withCanaryTrap(
+        configuration: CanaryTrap.Configuration(captureStandardStreams: false)
+      ) { trap in
+        let log = trap.memoryLog()
+        let client = PrintingLogger(session: URLSession(configuration: .ephemeral), output: { log.write($0) })
+        try await trap.runMatrix(through: Transport { try await client.send($0) })
+      }
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      issues.withLock { $0.append(text) }
+      return text.contains("leaked into memory-log")
+    }
+    let leaks = issues.current.filter { $0.contains("leaked into memory-log") }
+    #expect(leaks.count > 20)
+    #expect(leaks.contains { $0.hasPrefix("canary planted in request.header[") })
+    #expect(leaks.contains { $0.hasPrefix("canary planted in response.body.json[") })
+  }
+}

@@ -1,0 +1,176 @@
+import CanaryTrapTesting
+import Foundation
+import Testing
+
+/// The text of an issue's comments.
+private func text(of issue: Issue) -> String {
+  issue.comments.map(\.rawValue).joined(separator: "\n")
+}
+
+@Suite struct WithCanaryTrapTests {
+  @Test func plantedLeakIsExactlyOneIssueAtTheCallLine() async throws {
+    let matched = Locked(0)
+    let expectedLine = #line + 2
+    try await withKnownIssue {
+      try await withCanaryTrap(configuration: AdapterScenario.quiet) { trap in
+        #expect(CanaryTrap.current === trap)
+        try await AdapterScenario.run(in: trap, leak: true)
+      }
+    } matching: { issue in
+      let isExpected =
+        issue.sourceLocation?.line == expectedLine
+        && text(of: issue).hasPrefix(AdapterScenario.leakMessage)
+      if isExpected { matched.withLock { $0 += 1 } }
+      return isExpected
+    }
+    #expect(matched.current == 1)
+    #expect(CanaryTrap.current == nil)
+  }
+
+  @Test func cleanRunRecordsNoIssue() async throws {
+    let value = try await withCanaryTrap(configuration: AdapterScenario.quiet) { trap in
+      try await AdapterScenario.run(in: trap, leak: false)
+    }
+    #expect(value.hasPrefix("cnry"))
+  }
+
+  @Test func undeliveredCanaryIsAnIssueToo() async throws {
+    let matched = Locked([String]())
+    let expectedLine = #line + 2
+    await withKnownIssue {
+      await withCanaryTrap(configuration: AdapterScenario.quiet) { trap in
+        trap.memoryLog().write("nothing sent")
+        _ = trap.canary(.token, at: .requestURL(.query("never-sent")))
+      }
+    } matching: { issue in
+      guard issue.sourceLocation?.line == expectedLine else { return false }
+      matched.withLock { $0.append(text(of: issue)) }
+      return true
+    }
+    #expect(matched.current.count == 1)
+    #expect(
+      matched.current.first?.hasPrefix("canary planted in request.url.query[never-sent] was never delivered")
+        == true)
+  }
+
+  @Test func expectNoLeaksInsideTheScopeReportsThereAndOnlyOnce() async throws {
+    let lines = Locked([Int]())
+    let expectedLine = #line + 4
+    try await withKnownIssue {
+      try await withCanaryTrap(configuration: AdapterScenario.quiet) { trap in
+        try await AdapterScenario.run(in: trap, leak: true)
+        let report = await expectNoLeaks(in: trap)
+        #expect(report?.verdict == .leaky)
+      }
+    } matching: { issue in
+      lines.withLock { $0.append(issue.sourceLocation?.line ?? 0) }
+      return text(of: issue).hasPrefix(AdapterScenario.leakMessage)
+    }
+    #expect(lines.current == [expectedLine])
+  }
+
+  @Test func expectNoLeaksRecordsOneIssuePerProblemAtItsLine() {
+    let messages = Locked([String]())
+    let expectedLine = #line + 2
+    withKnownIssue {
+      expectNoLeaks(AdapterScenario.problemReport)
+    } matching: { issue in
+      guard issue.sourceLocation?.line == expectedLine else { return false }
+      messages.withLock { $0.append(text(of: issue)) }
+      return true
+    }
+    #expect(messages.current == AdapterScenario.problemMessages)
+  }
+
+  @Test func thrownErrorIsRethrownAndWrittenToTheReportFiles() async throws {
+    struct Boom: Error {}
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("canary-adapter-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var configuration = AdapterScenario.quiet
+    configuration.reportDirectory = directory
+    await #expect(throws: Boom.self) {
+      try await withCanaryTrap(configuration: configuration) { trap in
+        try await AdapterScenario.run(in: trap, leak: false)
+        throw Boom()
+      }
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    let base = "WithCanaryTrapTests.thrownErrorIsRethrownAndWrittenToTheReportFiles"
+    #expect(files == ReportFormat.allCases.map { "\(base).\($0.fileExtension)" }.sorted())
+    let json = try String(contentsOf: directory.appendingPathComponent("\(base).json"), encoding: .utf8)
+    #expect(json.contains("the test threw Boom()"))
+  }
+}
+
+@Suite struct CanaryTrapTraitTests {
+  @Test func traitRecordsEachProblemWhereItWasWritten() async throws {
+    let trait = CanaryTrapTrait.canaryTrap(AdapterScenario.quiet)
+    let traitLine = #line - 1
+    let test = try #require(Test.current)
+    let messages = Locked([String]())
+    try await withKnownIssue {
+      try await trait.provideScope(for: test, testCase: Test.Case.current) {
+        let trap = try #require(CanaryTrap.current)
+        #expect(trap.sourceLocation?.line == traitLine)
+        try await AdapterScenario.run(in: trap, leak: true)
+        _ = trap.canary(.email, at: .requestBody(.json("email")))
+      }
+    } matching: { issue in
+      guard issue.sourceLocation?.line == traitLine else { return false }
+      messages.withLock { $0.append(text(of: issue)) }
+      return true
+    }
+    #expect(messages.current.count == 2)
+    #expect(messages.current.first?.hasPrefix(AdapterScenario.leakMessage) == true)
+    #expect(
+      messages.current.last?.hasPrefix(
+        "canary planted in request.body.json[email] was never delivered") == true)
+  }
+
+  @Test func barePropertyFormRecordsAtTheTestDeclaration() async throws {
+    let test = try #require(Test.current)
+    let lines = Locked([Int]())
+    try await withKnownIssue {
+      try await CanaryTrapTrait.canaryTrap.provideScope(for: test, testCase: Test.Case.current) {
+        let trap = try #require(CanaryTrap.current)
+        trap.memoryLog().write("quiet log")
+        _ = trap.canary(.token, at: .requestHeader("Never-Sent"))
+      }
+    } matching: { issue in
+      lines.withLock { $0.append(issue.sourceLocation?.line ?? 0) }
+      return text(of: issue).contains("request.header[Never-Sent] was never delivered")
+    }
+    #expect(!lines.current.isEmpty && lines.current.allSatisfy { $0 == test.sourceLocation.line })
+  }
+}
+
+/// Every test here runs in the suite's scope and must record no issue: the clean twins of the
+/// leak tests above. (Swift Testing resolves `#_sourceLocation` in an attribute to the
+/// declaration it is attached to, so issues land on the `struct` or `func` line.)
+@Suite(.canaryTrap(AdapterScenario.quiet))
+struct TraitOnASuiteTests {
+  static let suiteTraitLine = #line - 1
+
+  @Test func eachTestGetsItsOwnScopeNamedAfterIt() async throws {
+    let trap = try #require(CanaryTrap.current)
+    #expect(trap.title == "TraitOnASuiteTests.eachTestGetsItsOwnScopeNamedAfterIt()")
+    #expect(trap.sourceLocation?.line == Self.suiteTraitLine)
+    try await AdapterScenario.run(in: trap, leak: false)
+  }
+
+  @Test(arguments: [1, 2])
+  func parameterizedCasesEachGetAFreshScope(index: Int) async throws {
+    let trap = try #require(CanaryTrap.current)
+    #expect(trap.canaries.count == 0)
+    try await AdapterScenario.run(in: trap, leak: false)
+  }
+
+  @Test(.canaryTrap(AdapterScenario.quiet))
+  func aTestsOwnTraitWinsOverItsSuites() async throws {
+    let ownTraitLine = #line - 1
+    let trap = try #require(CanaryTrap.current)
+    #expect(trap.sourceLocation?.line == ownTraitLine)
+    try await AdapterScenario.run(in: trap, leak: false)
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import CanaryTrap
+
+/// Fragments made of text every canary of a shape shares identify none of them.
+@Suite struct SharedTextFragmentTests {
+  private func findings(of canary: Canary, in text: String) -> [LeakFinding] {
+    LeakScanner(canaries: [canary]).scan(Data(text.utf8), source: "log")
+  }
+
+  @Test func anotherTestsEmailCanaryIsNotAFragmentOfOurs() {
+    let ours = CanarySet().mint(.email, at: .requestBody(.json("email")))
+    let theirs = CanarySet().mint(.email, at: .requestBody(.json("email")))
+    #expect(findings(of: ours, in: "GET /users?email=\(theirs.value)&page=1").isEmpty)
+  }
+
+  @Test func aTruncatedEmailCanaryIsStillAFragment() {
+    let ours = CanarySet().mint(.email, at: .requestBody(.json("email")))
+    let truncated = String(ours.value.dropFirst(6))  // 20 random bytes + the shared domain
+    let found = findings(of: ours, in: "email=\(truncated)")
+    #expect(found.map(\.encoding) == ["fragment"])
+  }
+
+  @Test func anOrdinaryJWTWithTheSameHeaderIsNotAFragment() {
+    let ours = CanarySet().mint(.jwt, at: .responseBody(.json("access_token")))
+    let theirs = CanarySet().mint(.jwt, at: .responseBody(.json("access_token")))
+    let header = String(ours.value.prefix { $0 != "." })
+    let ordinary = header + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmU"
+    #expect(findings(of: ours, in: "Authorization: Bearer \(ordinary)").isEmpty)
+    #expect(findings(of: ours, in: "Authorization: Bearer \(theirs.value)").isEmpty)
+  }
+
+  @Test func aTruncatedJWTCanaryIsStillAFragment() {
+    let ours = CanarySet().mint(.jwt, at: .responseBody(.json("access_token")))
+    let parts = ours.value.split(separator: ".")
+    let truncated = parts[0] + "." + parts[1].prefix(40) + "…"
+    #expect(findings(of: ours, in: "token=\(truncated)").map(\.encoding) == ["fragment"])
+  }
+
+  @Test func sharedTextCountsAsNonIdentifying() {
+    let value = Array("cnryabcdefghjkmn@example.invalid".utf8)
+    let counts = DistinctiveBytes.prefixCounts(of: value)
+    #expect(counts.last == 12)  // only the 12 letters between the prefix and the domain
+  }
+}
