@@ -4,7 +4,7 @@ public enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
   case raw
   /// The value with ASCII letters in any case.
   case caseInsensitive = "case-insensitive"
-  /// Percent-encoded as in a URL (RFC 3986 unreserved set kept), upper- or lower-case hex.
+  /// Percent-encoded as in a URL (RFC 3986 unreserved set kept), hex digits in any case.
   case percent
   /// `application/x-www-form-urlencoded`: space as `+`, the rest percent-encoded.
   case form
@@ -18,13 +18,13 @@ public enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
   case base64
   /// URL-safe base64 (`-` and `_`), padded or not, at any of the three byte alignments.
   case base64url
-  /// Hexadecimal bytes, upper- or lower-case.
+  /// Hexadecimal bytes, digits in any case.
   case hex
   /// UTF-16 little-endian code units.
   case utf16le
   /// UTF-16 big-endian code units.
   case utf16be
-  /// The SHA-256 digest of the value, in hex.
+  /// The SHA-256 digest of the value, in hex (any case).
   case sha256Hex = "sha256-hex"
   /// The SHA-256 digest of the value, in base64 or base64url.
   case sha256Base64 = "sha256-base64"

@@ -50,13 +50,26 @@ extension CompiledMatcher {
         verifyValue(
           target, diagonal: diagonal, offset: Int(entry.offset), in: text, count: count, into: &candidates)
       } else if diagonal >= 0, diagonal + target.length <= count,
-        memcmp(text + diagonal, bytes + target.start, target.length) == 0
+        target.foldsCase
+          ? foldedEqual(text + diagonal, bytes + target.start, target.length)
+          : memcmp(text + diagonal, bytes + target.start, target.length) == 0
       {
         candidates.append(
           MatchCandidate(
             canary: target.canary, encoding: target.encoding, rank: .exact, start: diagonal,
             end: diagonal + target.length))
       }
+    }
+  }
+
+  /// Whether `text` folded equals the already folded `literal`.
+  private func foldedEqual(_ text: UnsafePointer<UInt8>, _ literal: UnsafePointer<UInt8>, _ length: Int)
+    -> Bool
+  {
+    ByteFold.table.withUnsafeBufferPointer { fold in
+      var index = 0
+      while index < length, fold[Int(text[index])] == literal[index] { index += 1 }
+      return index == length
     }
   }
 

@@ -13,6 +13,8 @@ final class CompiledMatcher: @unchecked Sendable {
     /// `true` for a canary's value, which is verified case-insensitively and may yield raw,
     /// case-insensitive or fragment matches; `false` for an exact literal.
     var isValue: Bool
+    /// Whether the stored bytes are case-folded and verified against folded text.
+    var foldsCase: Bool
     var start: Int
     var length: Int
     /// Where this value's ``DistinctiveBytes`` running counts start in `distinctiveCounts`.
@@ -59,15 +61,20 @@ final class CompiledMatcher: @unchecked Sendable {
     var storage: [UInt8] = []
     var distinctiveCounts: [Int32] = []
     for (index, canary) in canaries.enumerated() where !canary.value.isEmpty {
+      var foldedLiterals: Set<[UInt8]> = []
       for pattern in PatternEncoder.patterns(for: canary, encodings: encodings) {
         let isValue = pattern.encoding == .raw
         if isValue && !reportsRaw && !reportsCaseInsensitive && minFragment == nil { continue }
-        // A value is stored folded, then as written (for the exact-case check).
-        let stored = isValue ? pattern.bytes.map { ByteFold.table[Int($0)] } : pattern.bytes
+        // A value, and a literal whose letters are hex digits, is stored and verified folded
+        // (so `%2f` and `%2F` mixed in one escape both match); a value is then stored as written
+        // too, for the exact-case check.
+        let foldsCase = isValue || Self.hexCaseInsensitive.contains(pattern.encoding)
+        let stored = foldsCase ? pattern.bytes.map { ByteFold.table[Int($0)] } : pattern.bytes
+        if foldsCase && !isValue && !foldedLiterals.insert(stored).inserted { continue }
         targets.append(
           Target(
-            canary: Int32(index), encoding: pattern.encoding, isValue: isValue, start: storage.count,
-            length: stored.count, countsStart: distinctiveCounts.count))
+            canary: Int32(index), encoding: pattern.encoding, isValue: isValue, foldsCase: foldsCase,
+            start: storage.count, length: stored.count, countsStart: distinctiveCounts.count))
         if isValue { distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes) }
         storage += stored
         if isValue { storage += pattern.bytes }
@@ -153,6 +160,12 @@ final class CompiledMatcher: @unchecked Sendable {
     bucketStarts.deallocate()
     entries.deallocate()
   }
+
+  /// Encodings whose literals differ only in the case of hex digits (`%2F`/`%2f`, `A0`/`a0`):
+  /// matched in any case, so mixed-case escapes are found too.
+  static let hexCaseInsensitive: Set<ScanEncoding> = [
+    .percent, .form, .doublePercent, .hex, .sha256Hex, .sha1Hex, .md5Hex,
+  ]
 
   /// Bytes the matcher keeps in memory beyond the buffer itself.
   var memoryFootprint: Int {
