@@ -1,3 +1,5 @@
+import Foundation
+
 /// An incremental HTTP/1.1 request parser fed with bytes, independent of any socket.
 ///
 /// Feed bytes with ``append(_:)`` and pull events with ``next()`` until it returns nil; at end of
@@ -258,7 +260,7 @@ struct HTTPRequestParser {
 
   private mutating func complete() -> ParsedRequest {
     let request = ParsedRequest(
-      head: head!, body: body, trailers: trailers, raw: Array(buffer[requestStart..<cursor]))
+      head: head!, body: body, trailers: trailers, raw: Data(buffer[requestStart..<cursor]))
     head = nil
     body = []
     trailers = HTTPHeaders()
