@@ -26,3 +26,14 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
   selectedFuzzTarget(bytes)
   return 0
 }
+
+/// Stops with `message` when `condition` is false; unlike `precondition`, the message is printed
+/// in optimized builds too, so a crash log names the broken invariant.
+func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
+  if !condition { fuzzFailure(message()) }
+}
+
+/// Stops with `message`, printed in optimized builds too.
+func fuzzFailure(_ message: String) -> Never {
+  fatalError("fuzz invariant broken: \(message)")
+}

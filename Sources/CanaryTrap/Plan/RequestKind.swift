@@ -7,7 +7,7 @@ import Foundation
 /// One kind of HTTP exchange the matrix drives through the app's transport: it mints canaries
 /// for the locations it covers, scripts the scope's server, and returns the requests to send.
 ///
-/// The catalog is open: build your own kind with ``init(name:summary:plant:)`` and pass it to
+/// The catalog is open: build your own kind with ``init(name:summary:setsCookies:plant:)`` and pass it to
 /// ``CanaryTrap/runMatrix(through:kinds:)`` next to (or instead of) ``all``.
 ///
 /// **URL convention (the tracer).** Every request of a kind goes to

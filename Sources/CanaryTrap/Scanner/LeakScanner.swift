@@ -18,7 +18,12 @@ public final class LeakScanner: Sendable {
   public let options: ScanOptions
   /// Every literal searched: each canary in each enabled encoding. Case-insensitive and fragment
   /// matches are searched from the `raw` pattern.
-  public let patterns: [ScanPattern]
+  /// Computed on demand from the canaries (the compiled matcher keeps only packed bytes).
+  public var patterns: [ScanPattern] {
+    canaries.filter { !$0.value.isEmpty }.flatMap {
+      PatternEncoder.patterns(for: $0, encodings: options.encodings)
+    }
+  }
   let matcher: CompiledMatcher
   let chunkSize: Int
 
@@ -32,15 +37,7 @@ public final class LeakScanner: Sendable {
     self.canaries = canaries
     self.options = options
     self.chunkSize = chunkSize
-    var patterns: [ScanPattern] = []
-    var owners: [Int32] = []
-    for (index, canary) in canaries.enumerated() where !canary.value.isEmpty {
-      let own = PatternEncoder.patterns(for: canary, encodings: options.encodings)
-      patterns += own
-      owners += repeatElement(Int32(index), count: own.count)
-    }
-    self.patterns = patterns
-    matcher = CompiledMatcher(patterns: patterns, canaryIndex: owners, options: options)
+    matcher = CompiledMatcher(canaries: canaries, options: options)
   }
 
   /// A stream that scans one source fed in chunks.

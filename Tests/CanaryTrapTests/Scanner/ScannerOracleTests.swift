@@ -75,6 +75,7 @@ import Testing
       let chunkSize = Int.random(in: 64...700, using: &random)
       let scanner = LeakScanner(canaries: canaries, options: options, chunkSize: chunkSize)
       let whole = LeakScanner(canaries: canaries, options: options)
+      let patterns = scanner.patterns
       for _ in 0..<100 {
         haystacks += 1
         var bytes: [UInt8] = []
@@ -83,7 +84,7 @@ import Testing
           for _ in 0..<Int.random(in: 0...120, using: &random) {
             bytes.append(Self.filler.randomElement(using: &random)!)
           }
-          let pattern = scanner.patterns.randomElement(using: &random)!
+          let pattern = patterns.randomElement(using: &random)!
           planted.append((pattern, bytes.count))
           bytes += pattern.bytes
         }
@@ -98,7 +99,7 @@ import Testing
         }
         // Every finding is a real occurrence of a literal of its canary in its encoding.
         for finding in findings {
-          let real = scanner.patterns.contains {
+          let real = patterns.contains {
             $0.canary == finding.canary && $0.encoding.rawValue == finding.encoding
               && bytes[finding.offset...].starts(with: $0.bytes)
           }
@@ -114,8 +115,8 @@ import Testing
         }
         // The oracle's occurrences that overlap no other occurrence of the same canary are exactly found.
         var oracle: [(Canary, String, Range<Int>)] = []
-        for (index, range) in Self.occurrences(of: scanner.patterns, in: bytes) {
-          oracle.append((scanner.patterns[index].canary, scanner.patterns[index].encoding.rawValue, range))
+        for (index, range) in Self.occurrences(of: patterns, in: bytes) {
+          oracle.append((patterns[index].canary, patterns[index].encoding.rawValue, range))
         }
         for (canary, encoding, range) in oracle {
           let isolated = !oracle.contains { $0.0 == canary && $0.2 != range && $0.2.overlaps(range) }

@@ -50,7 +50,7 @@ final class CompiledMatcher: @unchecked Sendable {
   /// Running counts of identifying bytes for every value target, back to back.
   let distinctiveCounts: [Int32]
 
-  init(patterns: [ScanPattern], canaryIndex: [Int32], options: ScanOptions) {
+  init(canaries: [Canary], options: ScanOptions) {
     let encodings = options.encodings
     minFragment = options.effectiveMinFragment
     reportsRaw = encodings.contains(.raw)
@@ -58,18 +58,20 @@ final class CompiledMatcher: @unchecked Sendable {
     var targets: [Target] = []
     var storage: [UInt8] = []
     var distinctiveCounts: [Int32] = []
-    for (pattern, canary) in zip(patterns, canaryIndex) {
-      let isValue = pattern.encoding == .raw
-      if isValue && !reportsRaw && !reportsCaseInsensitive && minFragment == nil { continue }
-      // A value is stored folded, then as written (for the exact-case check).
-      let stored = isValue ? pattern.bytes.map { ByteFold.table[Int($0)] } : pattern.bytes
-      targets.append(
-        Target(
-          canary: canary, encoding: pattern.encoding, isValue: isValue, start: storage.count,
-          length: stored.count, countsStart: distinctiveCounts.count))
-      if isValue { distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes) }
-      storage += stored
-      if isValue { storage += pattern.bytes }
+    for (index, canary) in canaries.enumerated() where !canary.value.isEmpty {
+      for pattern in PatternEncoder.patterns(for: canary, encodings: encodings) {
+        let isValue = pattern.encoding == .raw
+        if isValue && !reportsRaw && !reportsCaseInsensitive && minFragment == nil { continue }
+        // A value is stored folded, then as written (for the exact-case check).
+        let stored = isValue ? pattern.bytes.map { ByteFold.table[Int($0)] } : pattern.bytes
+        targets.append(
+          Target(
+            canary: Int32(index), encoding: pattern.encoding, isValue: isValue, start: storage.count,
+            length: stored.count, countsStart: distinctiveCounts.count))
+        if isValue { distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes) }
+        storage += stored
+        if isValue { storage += pattern.bytes }
+      }
     }
     self.targets = targets
     self.distinctiveCounts = distinctiveCounts
@@ -108,7 +110,7 @@ final class CompiledMatcher: @unchecked Sendable {
     let bitsetShift = UInt64(64 - (bitsetBits - 6))
     let bitset = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << (bitsetBits - 6))
     bitset.initialize(repeating: 0, count: 1 << (bitsetBits - 6))
-    let bucketBits = Self.log2Ceiling(max(gramCount, 1)).clamped(4, 26)
+    let bucketBits = (Self.log2Ceiling(max(gramCount, 1)) - 1).clamped(4, 24)  // about two entries a bucket
     let bucketCount = 1 << bucketBits
     let bucketShift = UInt64(64 - bucketBits)
     let bucketStarts = UnsafeMutablePointer<UInt32>.allocate(capacity: bucketCount + 1)
