@@ -171,6 +171,15 @@ struct HTTPRequestParserBadInputTests {
     #expect(failure.reason == "invalid chunk size")
   }
 
+  @Test func overlongChunkSizeLineIs400WithOrWithoutItsLF() {
+    let line = "5;ext=" + String(repeating: "x", count: 1100)
+    let head = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+    #expect(parse(head + line).failures.first?.reason == "chunk size line too long")
+    #expect(
+      parse(head + line + "\r\nhello\r\n0\r\n\r\n").failures.first?.reason == "chunk size line too long")
+    #expect(parse(head + "5;ext=short\r\nhello\r\n0\r\n\r\n").requests.first?.body == Array("hello".utf8))
+  }
+
   @Test func missingCRLFAfterChunkDataIs400() {
     let result = parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXX")
     #expect(result.failures.first?.reason == "missing CRLF after chunk data")
