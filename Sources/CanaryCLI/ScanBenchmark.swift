@@ -159,7 +159,7 @@ enum ScanBenchmark {
         "email=\(email.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")"
       ),
       (uuid, "sha256-hex", "digest=\(String(decoding: digest, as: UTF8.self))"),
-      (jwt, "fragment", "jwt=...\(jwt.value.dropFirst(40).prefix(24))..."),  // past the shared header
+      (jwt, "fragment", "jwt=...\(jwt.value.dropFirst(56).prefix(24))..."),  // past the shared parts
     ]
   }
 

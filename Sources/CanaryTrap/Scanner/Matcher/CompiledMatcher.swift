@@ -106,7 +106,7 @@ final class CompiledMatcher: @unchecked Sendable {
     for target in targets where target.length >= gramLength { gramCount += indexedOffsets(target) }
     entryCount = gramCount
     // A blocked Bloom filter: each q-gram picks one 64-bit word and sets two bits in it.
-    let bitsetBits = Self.log2Ceiling(max(gramCount * 16, 1 << 16)).clamped(16, 24)
+    let bitsetBits = Self.log2Ceiling(max(gramCount * 16, 1 << 16)).clamped(16, 25)
     let bitsetShift = UInt64(64 - (bitsetBits - 6))
     let bitset = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << (bitsetBits - 6))
     bitset.initialize(repeating: 0, count: 1 << (bitsetBits - 6))
