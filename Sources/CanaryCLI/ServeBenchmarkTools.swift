@@ -73,6 +73,9 @@ enum ServeBenchmarkTools {
     #endif
     defer { _ = close(fd) }
     var address = sockaddr_in()
+    #if canImport(Darwin)
+      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+    #endif
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)

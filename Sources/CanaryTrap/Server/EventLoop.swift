@@ -193,7 +193,7 @@ final class EventLoop: @unchecked Sendable {
     let request = state.record(
       RecordedRequest(
         connectionID: connection.id, method: head.method, target: head.target, version: head.version,
-        headers: head.headers, body: Data(parsed.body), trailers: parsed.trailers, raw: Data(parsed.raw)))
+        headers: head.headers, body: Data(parsed.body), trailers: parsed.trailers, raw: parsed.raw))
     let response = state.handler(for: request)(request)
     let keepAlive = head.wantsKeepAlive
     let readyAt = response.delay.map { ContinuousClock.now.advanced(by: $0) }
@@ -217,7 +217,7 @@ final class EventLoop: @unchecked Sendable {
     logged.logIndex = state.recordResponse(
       SentResponse(
         requestSequence: request.sequence, connectionID: connection.id, status: response.status,
-        fault: response.fault, bytes: Data(outgoing.bytes)))
+        fault: response.fault, storage: outgoing.bytes))
     if response.fault != nil { logged.logIndex = nil }
     connection.queue.append(logged)
     if outgoing.after != .keepOpen { connection.acceptsRequests = false }

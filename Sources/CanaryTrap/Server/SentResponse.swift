@@ -15,7 +15,12 @@ public struct SentResponse: Sendable {
   public var fault: ServerResponse.Fault?
   /// The exact bytes the server meant to send: head and body, or the truncated part for
   /// ``ServerResponse/Fault/closeMidBody``; empty for the other faults.
-  public var bytes: Data
+  public var bytes: Data {
+    get { Data(storage) }
+    set { storage = Array(newValue) }
+  }
+  /// The bytes, sharing the buffer that was written (no copy per response).
+  var storage: [UInt8]
   /// Whether every byte was handed to the kernel (the client may still have dropped them).
   public var fullyWritten: Bool
 
@@ -28,12 +33,29 @@ public struct SentResponse: Sendable {
     self.connectionID = connectionID
     self.status = status
     self.fault = fault
-    self.bytes = bytes
+    self.storage = Array(bytes)
     self.fullyWritten = fullyWritten
+  }
+
+  /// Creates a record sharing the written buffer.
+  init(requestSequence: Int, connectionID: Int, status: Int, fault: ServerResponse.Fault?, storage: [UInt8]) {
+    self.requestSequence = requestSequence
+    self.connectionID = connectionID
+    self.status = status
+    self.fault = fault
+    self.storage = storage
+    self.fullyWritten = false
   }
 
   /// Whether `text` appears in the bytes sent (head or body), as UTF-8.
   public func contains(_ text: String) -> Bool {
-    bytes.range(of: Data(text.utf8)) != nil
+    let needle = Array(text.utf8)
+    guard let first = needle.first else { return true }
+    var index = storage.startIndex
+    while let candidate = storage[index...].firstIndex(of: first), candidate + needle.count <= storage.count {
+      if storage[candidate..<(candidate + needle.count)].elementsEqual(needle) { return true }
+      index = candidate + 1
+    }
+    return false
   }
 }

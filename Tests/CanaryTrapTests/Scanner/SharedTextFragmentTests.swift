@@ -40,7 +40,26 @@ import Testing
 
   @Test func sharedTextCountsAsNonIdentifying() {
     let value = Array("cnryabcdefghjkmn@example.invalid".utf8)
-    let counts = DistinctiveBytes.prefixCounts(of: value)
+    let counts = DistinctiveBytes.prefixCounts(of: value, shape: nil)
     #expect(counts.last == 12)  // only the 12 letters between the prefix and the domain
+  }
+}
+
+extension SharedTextFragmentTests {
+  @Test func jwtCanariesShareNoIdentifyingRun() {
+    // JWT canaries carry the same keys at the same offsets; only their random bytes identify them.
+    let set = CanarySet()
+    let canaries = (0..<40).map { set.mint(.jwt, at: .responseBody(.json("token\($0)"))) }
+    let ours = canaries[0]
+    let others = canaries.dropFirst().map(\.value).joined(separator: "\n")
+    #expect(findings(of: ours, in: others).isEmpty)
+  }
+
+  @Test func mintedJWTsHaveTheirFixedTextMarked() {
+    let jwt = CanaryGenerator().makeValue(.jwt)
+    let counts = DistinctiveBytes.prefixCounts(of: Array(jwt.utf8), shape: .jwt)
+    let identifying = Int(counts.last!)
+    // The header, the JSON keys and the dots are shared; the token, the date and the signature are not.
+    #expect(identifying > 60 && identifying < jwt.utf8.count - 50)
   }
 }

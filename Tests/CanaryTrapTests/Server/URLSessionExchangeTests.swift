@@ -131,6 +131,10 @@ struct URLSessionExchangeTests {
     server.on(.get, "/token", respond: .json(["token": "cnry-response-777777"]).header("X-Echo", "cnry-h-1"))
     _ = try await send(
       URLRequest(url: server.baseURL.appendingPathComponent("token")), session: makeSession())
+    // The client can read the last byte before the I/O thread notes that its write finished.
+    for _ in 0..<200 where server.responses.first?.fullyWritten != true {
+      try await Task.sleep(for: .milliseconds(5))
+    }
     let sent = try #require(server.responses.first)
     #expect(sent.fullyWritten)
     #expect(sent.status == 200)

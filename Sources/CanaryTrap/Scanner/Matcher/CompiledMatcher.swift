@@ -75,7 +75,9 @@ final class CompiledMatcher: @unchecked Sendable {
           Target(
             canary: Int32(index), encoding: pattern.encoding, isValue: isValue, foldsCase: foldsCase,
             start: storage.count, length: stored.count, countsStart: distinctiveCounts.count))
-        if isValue { distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes) }
+        if isValue {
+          distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes, shape: canary.shape)
+        }
         storage += stored
         if isValue { storage += pattern.bytes }
       }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An incremental HTTP/1.1 request parser fed with bytes, independent of any socket.
 ///
 /// Feed bytes with ``append(_:)`` and pull events with ``next()`` until it returns nil; at end of
@@ -21,6 +23,8 @@ struct HTTPRequestParser {
   }
 
   let limits: Limits
+  /// The longest chunk-size line (size, extensions, CRLF) accepted.
+  static let maxChunkSizeLine = 1024
   private var buffer: [UInt8] = []
   private var requestStart = 0
   private var cursor = 0
@@ -212,9 +216,11 @@ struct HTTPRequestParser {
 
   /// Reads one chunk-size line; returns a failure, or moves the state on (or leaves it to wait).
   private mutating func parseChunkSize() -> (Int, String)? {
-    guard let newline = buffer[cursor...].firstIndex(of: HTTPBytes.lf) else {
-      return buffer.count - cursor > 1024 ? (400, "chunk size line too long") : nil
-    }
+    // The same limit whether or not the LF has arrived, so the answer never depends on how the
+    // bytes were split.
+    let newline = buffer[cursor...].firstIndex(of: HTTPBytes.lf)
+    if (newline ?? buffer.count) - cursor > Self.maxChunkSizeLine { return (400, "chunk size line too long") }
+    guard let newline else { return nil }
     var line = buffer[cursor..<newline]
     if line.last == HTTPBytes.cr { line.removeLast() }
     if let semicolon = line.firstIndex(of: HTTPBytes.semicolon) { line = line[..<semicolon] }
@@ -258,7 +264,7 @@ struct HTTPRequestParser {
 
   private mutating func complete() -> ParsedRequest {
     let request = ParsedRequest(
-      head: head!, body: body, trailers: trailers, raw: Array(buffer[requestStart..<cursor]))
+      head: head!, body: body, trailers: trailers, raw: Data(buffer[requestStart..<cursor]))
     head = nil
     body = []
     trailers = HTTPHeaders()

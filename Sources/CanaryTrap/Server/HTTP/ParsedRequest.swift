@@ -1,3 +1,5 @@
+import Foundation
+
 /// The request line and header fields of a request, as parsed from the wire.
 struct ParsedRequestHead: Sendable {
   var method: String
@@ -17,7 +19,7 @@ struct ParsedRequest: Sendable {
   var head: ParsedRequestHead
   var body: [UInt8]
   var trailers: HTTPHeaders
-  var raw: [UInt8]
+  var raw: Data
 }
 
 /// Why a request could not be parsed, with the status to answer (0 when the client is gone).

@@ -86,7 +86,10 @@ enum SocketShims {
       let resource = RLIMIT_NOFILE
     #endif
     guard getrlimit(resource, &limit) == 0 else { return }
-    let target = min(rlim_t(wanted), limit.rlim_max)
+    var target = min(rlim_t(wanted), limit.rlim_max)
+    #if canImport(Darwin)
+      target = min(target, rlim_t(OPEN_MAX))  // Darwin refuses a soft limit above OPEN_MAX.
+    #endif
     if limit.rlim_cur < target {
       limit.rlim_cur = target
       _ = setrlimit(resource, &limit)

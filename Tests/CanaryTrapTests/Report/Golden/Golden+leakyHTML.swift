@@ -30,7 +30,7 @@ th, td { border-bottom: 1px solid var(--line); padding: 6px 10px; text-align: le
   vertical-align: top; }
 th { background: #eef0f3; font-weight: 600; white-space: nowrap; }
 td.location { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-  font-size: 12.5px; overflow-wrap: anywhere; }
+  font-size: 12.5px; white-space: nowrap; position: sticky; left: 0; background: #fff; }
 table.matrix th:nth-child(2), table.matrix td:nth-child(2) { width: 1%; white-space: nowrap; }
 td.cell { text-align: center; min-width: 90px; border-left: 2px solid #fff; }
 td.leak { background: var(--leak); color: #fff; font-weight: 600; }
