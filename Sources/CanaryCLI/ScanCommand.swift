@@ -13,7 +13,8 @@ enum ScanCommand {
 
     ARGUMENTS:
       PATH                   A file, a directory (walked recursively, links followed, loops
-                             skipped, only regular files inside), or - for standard input.
+                             skipped, only regular files inside; one without any is an
+                             error), or - for standard input.
 
     OPTIONS:
       --manifest FILE        The canary manifest (required).

@@ -37,7 +37,11 @@ struct ScanInputWalker {
         continue
       }
       if (info.st_mode & S_IFMT) == S_IFDIR {
-        walk(path, info, into: &result)
+        var found: [Input] = []
+        walk(path, info, into: &found)
+        // An empty directory must not pass a leak gate as "clean": nothing was looked at.
+        if found.isEmpty { found = [.unreadable(path: path, reason: "holds no regular file to scan")] }
+        result += found
       } else {
         result.append(.file(path: path))
       }

@@ -123,6 +123,16 @@ import Testing
     #expect(both.error.contains(missing))
   }
 
+  @Test func anEmptyDirectoryIsNotAPass() async throws {
+    let workspace = try Workspace()
+    defer { workspace.remove() }
+    let empty = workspace.root.appendingPathComponent("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let result = await run(["--manifest", workspace.manifest, empty.path])
+    #expect(result.status == ExitStatus.usage)
+    #expect(result.error == "canary scan: cannot read \(empty.path): holds no regular file to scan\n")
+  }
+
   @Test func badUsageExitsTwo() async throws {
     let workspace = try Workspace()
     defer { workspace.remove() }
