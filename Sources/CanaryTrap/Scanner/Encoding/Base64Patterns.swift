@@ -29,17 +29,20 @@ enum Base64Patterns {
     let firstChar = (alignment * 8 + 5) / 6
     let lastChar = includeTail ? (totalBits + 5) / 6 : totalBits / 6
     guard firstChar < lastChar else { return [] }
-    var output: [UInt8] = []
-    output.reserveCapacity(lastChar - firstChar)
-    for index in firstChar..<lastChar {
-      var sextet = 0
-      for bit in 0..<6 {
-        let position = index * 6 + bit
-        let set = position < totalBits && data[position / 8] & (0x80 >> UInt8(position % 8)) != 0
-        sextet = sextet << 1 | (set ? 1 : 0)
-      }
-      output.append(alphabet[sextet])
+    // Standard encoding, three bytes to four characters, then the characters wanted.
+    var encoded: [UInt8] = []
+    encoded.reserveCapacity((data.count + 2) / 3 * 4)
+    var index = 0
+    while index < data.count {
+      let b0 = Int(data[index])
+      let b1 = index + 1 < data.count ? Int(data[index + 1]) : 0
+      let b2 = index + 2 < data.count ? Int(data[index + 2]) : 0
+      encoded += [
+        alphabet[b0 >> 2], alphabet[(b0 & 3) << 4 | b1 >> 4], alphabet[(b1 & 15) << 2 | b2 >> 6],
+        alphabet[b2 & 63],
+      ]
+      index += 3
     }
-    return output
+    return Array(encoded[firstChar..<lastChar])
   }
 }

@@ -5,18 +5,17 @@ enum PatternEncoder {
   /// is searched (raw, case-insensitive or fragments enabled).
   static func patterns(for canary: Canary, encodings: Set<ScanEncoding>) -> [ScanPattern] {
     let value = canary.bytes
-    var seen: Set<[UInt8]> = []
+    var seen: [[UInt8]] = []  // a few dozen literals: a linear search beats hashing them
     var result: [ScanPattern] = []
     let searchesValue = !encodings.isDisjoint(with: [.raw, .caseInsensitive, .fragment])
     if searchesValue {
-      seen.insert(value)
       result.append(ScanPattern(canary: canary, encoding: .raw, bytes: value))
-    } else {
-      seen.insert(value)  // never report an encoding identical to the raw value under another name
     }
+    seen.append(value)  // never report an encoding identical to the raw value under another name
     for encoding in ScanEncoding.allCases where encodings.contains(encoding) {
       for bytes in literals(of: canary.value, bytes: value, encoding: encoding) where !bytes.isEmpty {
-        if seen.insert(bytes).inserted {
+        if !seen.contains(bytes) {
+          seen.append(bytes)
           result.append(ScanPattern(canary: canary, encoding: encoding, bytes: bytes))
         }
       }

@@ -61,7 +61,7 @@ final class CompiledMatcher: @unchecked Sendable {
     var storage: [UInt8] = []
     var distinctiveCounts: [Int32] = []
     for (index, canary) in canaries.enumerated() where !canary.value.isEmpty {
-      var foldedLiterals: Set<[UInt8]> = []
+      var foldedLiterals: [[UInt8]] = []
       for pattern in PatternEncoder.patterns(for: canary, encodings: encodings) {
         let isValue = pattern.encoding == .raw
         if isValue && !reportsRaw && !reportsCaseInsensitive && minFragment == nil { continue }
@@ -70,7 +70,10 @@ final class CompiledMatcher: @unchecked Sendable {
         // too, for the exact-case check.
         let foldsCase = isValue || Self.hexCaseInsensitive.contains(pattern.encoding)
         let stored = foldsCase ? pattern.bytes.map { ByteFold.table[Int($0)] } : pattern.bytes
-        if foldsCase && !isValue && !foldedLiterals.insert(stored).inserted { continue }
+        if foldsCase && !isValue {
+          if foldedLiterals.contains(stored) { continue }
+          foldedLiterals.append(stored)
+        }
         targets.append(
           Target(
             canary: Int32(index), encoding: pattern.encoding, isValue: isValue, foldsCase: foldsCase,
