@@ -32,6 +32,7 @@ enum PatternEncoder {
       return []
     case .percent:
       return [TextEscapes.percent(value, digits: upper), TextEscapes.percent(value, digits: lower)]
+        + TextEscapes.percentKeptSets.map { TextEscapes.percent(value, digits: upper, keeping: $0) }
     case .form:
       return [TextEscapes.form(value, digits: upper), TextEscapes.form(value, digits: lower)]
     case .doublePercent:

@@ -12,11 +12,11 @@ enum TextEscapes {
     (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
   }
 
-  /// RFC 3986 percent-encoding: unreserved bytes kept, the rest as `%XX`.
-  static func percent(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
+  /// RFC 3986 percent-encoding: unreserved bytes (and those in `kept`) kept, the rest as `%XX`.
+  static func percent(_ bytes: [UInt8], digits: [UInt8], keeping kept: String = "") -> [UInt8] {
     var output: [UInt8] = []
     for byte in bytes {
-      if isAlphanumeric(byte) || "-._~".utf8.contains(byte) {
+      if isAlphanumeric(byte) || "-._~".utf8.contains(byte) || kept.utf8.contains(byte) {
         output.append(byte)
       } else {
         output += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
@@ -24,6 +24,14 @@ enum TextEscapes {
     }
     return output
   }
+
+  /// Reserved characters that URL encoders leave as they are in one component or another: RFC 3986
+  /// userinfo, path and query (as Foundation's `url…Allowed` sets), a query item's value (which
+  /// must escape `&` and `=`, as `URLComponents.queryItems` does), and JavaScript's
+  /// `encodeURIComponent`.
+  static let percentKeptSets = [
+    "!$&'()*+,;=", "!$&'()*+,;=:@/", "!$&'()*+,;=:@/?", "!$'()*+,;:@/?", "!'()*",
+  ]
 
   /// WHATWG `application/x-www-form-urlencoded`: space as `+`, `*-._` and alphanumerics kept.
   static func form(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
