@@ -5,22 +5,6 @@ import Testing
 
 @testable import CanaryCLI
 
-/// Streams captured in memory for a command under test.
-final class DemoCapturedIO: Sendable {
-  private let output = Locked("")
-  private let error = Locked("")
-
-  var io: CommandIO {
-    CommandIO(
-      writeOutput: { text in self.output.withLock { $0 += text } },
-      writeError: { text in self.error.withLock { $0 += text } },
-      readInput: { Data() })
-  }
-
-  var standardOutput: String { output.withLock { $0 } }
-  var standardError: String { error.withLock { $0 } }
-}
-
 @Suite struct DemoCommandTests {
   private func temporaryDirectory() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("canary-demo-test-\(UUID().uuidString)")
@@ -39,7 +23,7 @@ final class DemoCapturedIO: Sendable {
   @Test func printsAGridAndAVerdictPerExampleAndWritesReports() async throws {
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let captured = DemoCapturedIO()
+    let captured = CapturedIO()
 
     let status = await DemoCommand.execute(options(directory), io: captured.io)
 
@@ -60,7 +44,7 @@ final class DemoCapturedIO: Sendable {
   @Test func jsonFormatPrintsTheCombinedReport() async throws {
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let captured = DemoCapturedIO()
+    let captured = CapturedIO()
 
     let status = await DemoCommand.execute(options(directory, format: "json"), io: captured.io)
 
@@ -81,7 +65,7 @@ final class DemoCapturedIO: Sendable {
     options.scenarios = [
       DemoScenario(name: "mislabelled", title: "mislabelled", expectation: .clean, run: denylist.run)
     ]
-    let captured = DemoCapturedIO()
+    let captured = CapturedIO()
 
     let status = await DemoCommand.execute(options, io: captured.io)
 
@@ -91,7 +75,7 @@ final class DemoCapturedIO: Sendable {
   }
 
   @Test func rejectsUnknownArgumentsAndFormats() async {
-    let captured = DemoCapturedIO()
+    let captured = CapturedIO()
     #expect(await DemoCommand.run(["--format", "xml"], io: captured.io) == ExitStatus.usage)
     #expect(await DemoCommand.run(["--bogus"], io: captured.io) == ExitStatus.usage)
     #expect(await DemoCommand.run(["--output-dir"], io: captured.io) == ExitStatus.usage)
@@ -100,7 +84,7 @@ final class DemoCapturedIO: Sendable {
   }
 
   @Test func helpNamesEveryOption() async {
-    let captured = DemoCapturedIO()
+    let captured = CapturedIO()
     #expect(await DemoCommand.run(["--help"], io: captured.io) == ExitStatus.success)
     for option in ["--format", "--output-dir", "--show-app-output"] {
       #expect(captured.standardOutput.contains(option))

@@ -39,7 +39,7 @@ private let templatesFolder = URL(fileURLWithPath: #filePath)
       try? FileManager.default.removeItem(
         at: directory.deletingLastPathComponent().deletingLastPathComponent())
     }
-    let captured = DemoCapturedIO()
+    let captured = CapturedIO()
     let arguments = ["token-refresh", "--output", directory.path] + (xctest ? ["--xctest"] : [])
 
     let status = await InitCommand.run(arguments, io: captured.io)
@@ -57,7 +57,7 @@ private let templatesFolder = URL(fileURLWithPath: #filePath)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let existing = directory.appendingPathComponent("GraphQLLeakTests.swift")
     try Data("// mine\n".utf8).write(to: existing)
-    let captured = DemoCapturedIO()
+    let captured = CapturedIO()
 
     #expect(
       await InitCommand.run(["graphql", "--output", directory.path], io: captured.io) == ExitStatus.usage)
@@ -70,7 +70,7 @@ private let templatesFolder = URL(fileURLWithPath: #filePath)
   }
 
   @Test func listsEveryKindAndRejectsBadInput() async {
-    let captured = DemoCapturedIO()
+    let captured = CapturedIO()
     #expect(await InitCommand.run(["--list"], io: captured.io) == ExitStatus.success)
     for kind in TemplateCatalog.kinds { #expect(captured.standardOutput.contains(kind.name)) }
     #expect(await InitCommand.run([], io: captured.io) == ExitStatus.usage)

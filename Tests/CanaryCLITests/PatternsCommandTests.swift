@@ -7,7 +7,7 @@ import Testing
 /// `canary patterns`: the literal list another tool can search with.
 @Suite struct PatternsCommandTests {
   func run(_ arguments: [String]) async -> (status: Int32, output: String, error: String) {
-    let captured = ScanCapturedIO()
+    let captured = CapturedIO()
     let status = await CommandLineTool.run(["patterns"] + arguments, io: captured.io)
     return (status, captured.standardOutput, captured.standardError)
   }

@@ -37,7 +37,7 @@ import Testing
   func run(_ arguments: [String], input: Data = Data()) async -> (
     status: Int32, output: String, error: String
   ) {
-    let captured = ScanCapturedIO(input: input)
+    let captured = CapturedIO(input: input)
     let status = await CommandLineTool.run(["scan"] + arguments, io: captured.io)
     return (status, captured.standardOutput, captured.standardError)
   }

@@ -8,17 +8,6 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Captures what a command writes.
-final class CapturedIO: Sendable {
-  let output = Locked("")
-  let error = Locked("")
-  var io: CommandIO {
-    CommandIO(
-      writeOutput: { text in self.output.withLock { $0 += text } },
-      writeError: { text in self.error.withLock { $0 += text } }, readInput: { Data() })
-  }
-}
-
 @Suite("canary serve")
 struct ServeCommandTests {
   static let manifest = """
@@ -57,7 +46,7 @@ struct ServeCommandTests {
     var base: String?
     for _ in 0..<400 where base == nil {
       try await Task.sleep(for: .milliseconds(5))
-      base = captured.output.current.split(separator: "\n").first.map(String.init)
+      base = captured.standardOutput.split(separator: "\n").first.map(String.init)
     }
     let baseURL = try #require(base.flatMap(URL.init(string:)))
     #expect(baseURL.host == "127.0.0.1")
@@ -96,7 +85,7 @@ struct ServeCommandTests {
     #expect(targets.count == 4)
     #expect(targets[2].contains("sig=cnryRedirQuery008"))
     #expect(
-      captured.error.current
+      captured.standardError
         == "canary serve: cannot plant response.body.xml[a]; it is listed but not served\n"
         + "canary serve: stopped after 4 requests; request-side canaries seen: 2 of 3\n")
   }
@@ -108,15 +97,15 @@ struct ServeCommandTests {
       let captured = CapturedIO()
       let status = await ServeCommand.run(arguments, io: captured.io, until: {})
       #expect(status == ExitStatus.usage)
-      #expect(captured.error.current.hasPrefix("canary serve: "))
-      #expect(captured.error.current.filter { $0 == "\n" }.count == 1)
+      #expect(captured.standardError.hasPrefix("canary serve: "))
+      #expect(captured.standardError.filter { $0 == "\n" }.count == 1)
     }
   }
 
   @Test func helpIsPrinted() async {
     let captured = CapturedIO()
     #expect(await CommandLineTool.run(["serve", "--help"], io: captured.io) == ExitStatus.success)
-    #expect(captured.output.current.contains("--manifest FILE"))
+    #expect(captured.standardOutput.contains("--manifest FILE"))
   }
 
   @Test func jsonPathsBuildNestedObjectsAndArrays() {

@@ -3,8 +3,8 @@ import Foundation
 
 @testable import CanaryCLI
 
-/// Captures what `scan` and `patterns` write, and feeds them a fixed standard input.
-final class ScanCapturedIO: Sendable {
+/// Captures what a command writes to its streams, and feeds it a fixed standard input.
+final class CapturedIO: Sendable {
   private let output = Locked("")
   private let error = Locked("")
   let input: Data
@@ -18,6 +18,6 @@ final class ScanCapturedIO: Sendable {
       readInput: { self.input })
   }
 
-  var standardOutput: String { output.withLock { $0 } }
-  var standardError: String { error.withLock { $0 } }
+  var standardOutput: String { output.current }
+  var standardError: String { error.current }
 }
