@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Everything a run produced that can prove a canary travelled: what the loopback server
-/// received, what was handed to the transport, and what the transport handed back.
+/// received and answered, what was handed to the transport, and what the transport handed back.
 public struct DeliveryEvidence: Sendable {
   /// Every request the scope's loopback server recorded, in arrival order.
   public var received: [RecordedRequest]
@@ -13,12 +13,18 @@ public struct DeliveryEvidence: Sendable {
   public var sent: [SentRequest]
   /// Every response the transport under test returned.
   public var returned: [ObservedResponse]
+  /// Every response the loopback server wrote, with whether it wrote every byte.
+  public var answered: [SentResponse]
 
-  /// Creates evidence from its three parts.
-  public init(received: [RecordedRequest], sent: [SentRequest], returned: [ObservedResponse]) {
+  /// Creates evidence from its parts.
+  public init(
+    received: [RecordedRequest], sent: [SentRequest], returned: [ObservedResponse],
+    answered: [SentResponse] = []
+  ) {
     self.received = received
     self.sent = sent
     self.returned = returned
+    self.answered = answered
   }
 }
 

@@ -56,11 +56,17 @@ enum LocationProof {
     let value = canary.value
     let returned = evidence.returned
     if returned.isEmpty {
-      // Outside the matrix the scope may not see the app's responses: the server serving a
-      // request is the proof then (see ``CanaryTrap/observe(_:_:)`` for the stricter one).
-      return evidence.received.isEmpty
-        ? .undelivered(reason: "the server received no request, so no response carried it")
-        : .delivered
+      // Outside the matrix the scope may not see the app's responses: a response the server
+      // wrote in full with the canary in it is the proof then (see ``CanaryTrap/observe(_:_:)``
+      // for the stricter one).
+      if evidence.received.isEmpty {
+        return .undelivered(reason: "the server received no request, so no response carried it")
+      }
+      let carriers = evidence.answered.filter { $0.contains(value) }
+      if carriers.contains(where: \.fullyWritten) { return .delivered }
+      return carriers.isEmpty
+        ? .undelivered(reason: "the server never sent a response carrying it")
+        : .undelivered(reason: "the server's response carrying it was cut off before its last byte")
     }
     let found: Bool
     let what: String

@@ -128,10 +128,12 @@ public final class CanaryTrap: Sendable {
     }
   }
 
-  /// The evidence gathered so far: what the server received and what the transport saw.
+  /// The evidence gathered so far: what the server received and answered, and what the
+  /// transport saw.
   public var evidence: DeliveryEvidence {
     let (sent, returned) = state.withLock { ($0.sent, $0.returned) }
-    return DeliveryEvidence(received: server.requests, sent: sent, returned: returned)
+    return DeliveryEvidence(
+      received: server.requests, sent: sent, returned: returned, answered: server.responses)
   }
 
   /// The delivery status of every canary planted so far, from the evidence gathered so far.

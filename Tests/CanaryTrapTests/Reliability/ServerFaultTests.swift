@@ -44,20 +44,22 @@ struct ServerFaultTests {
     #expect(outcome.report.delivery(of: outcome.tokenCanary)?.isUndelivered == true)
   }
 
-  /// Known hole (reported): when the scope observed no response at all, a response-side canary
-  /// counts as delivered as soon as the server received any request, so an app that swallows
-  /// the error of its only exchange passes as clean.
+  /// Without observed responses, the proof is a response the server wrote in full.
   @Test("without observed responses a fault still must not pass as clean")
   func unobservedFaultIsNotClean() async {
     let outcome = await FaultyApp.exchange(observeResponses: false) {
       $0.failing(with: .closeBeforeResponse)
     }
     #expect(outcome.appError != nil)
-    withKnownIssue(
-      "the lenient response proof counts a received request as delivery, even when the server closed without answering"
-    ) {
-      #expect(outcome.report.verdict != .clean)
-    }
+    #expect(outcome.report.verdict == .inconclusive)
+    #expect(outcome.report.undelivered.contains { !$0.canary.location.isRequestSide })
+  }
+
+  /// The twin: the same unobserved exchange without a fault is proven by the written response.
+  @Test func unobservedHealthyExchangeIsProvenByTheWrittenResponse() async {
+    let outcome = await FaultyApp.exchange(observeResponses: false) { $0 }
+    #expect(outcome.appError == nil)
+    #expect(outcome.report.undelivered.isEmpty, "\(outcome.report.undelivered)")
   }
 }
 
