@@ -77,7 +77,7 @@ public final class LeakScanner: Sendable {
   }
 
   /// Scans a file from byte `offset` to its end; offsets, lines and columns in the findings
-  /// count from `offset`.
+  /// count from the start of the file, so they point where an editor opening it would.
   public func scanFile(at url: URL, from offset: UInt64, source: String) throws -> (
     findings: [LeakFinding], bytes: Int
   ) {
@@ -89,7 +89,10 @@ public final class LeakScanner: Sendable {
     }
     let bytes = stream.bytesScanned
     var findings = stream.finish()
-    if !findings.isEmpty { try FileReader.numberLines(of: &findings, in: url, from: offset) }
+    if !findings.isEmpty {
+      for index in findings.indices { findings[index].offset += Int(offset) }
+      try FileReader.numberLines(of: &findings, in: url, from: 0)
+    }
     return (findings, bytes)
   }
 }

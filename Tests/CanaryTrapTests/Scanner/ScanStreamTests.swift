@@ -90,8 +90,10 @@ import Testing
     #expect(whole.findings.count == 2)
     #expect(whole.source == ScannedSource(name: "app.log", bytes: old.utf8.count * 2 + 8 - 3))
     let fresh = scanner.scan(.file(file, from: UInt64(old.utf8.count), name: "app.log"))
-    #expect(fresh.findings.map(\.line) == [2])
+    // Only the new bytes are scanned, but positions are those of the file.
+    #expect(fresh.findings.map(\.line) == [3])
     #expect(fresh.findings.map(\.column) == [6])
+    #expect(fresh.findings.map(\.offset) == [old.utf8.count + "new run\nleak ".utf8.count])
     #expect(fresh.findings.first?.source == "app.log")
   }
 
