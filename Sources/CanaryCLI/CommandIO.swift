@@ -6,25 +6,25 @@ public struct CommandIO: Sendable {
   public var writeOutput: @Sendable (String) -> Void
   /// Writes to standard error.
   public var writeError: @Sendable (String) -> Void
-  /// Reads all of standard input.
-  public var readInput: @Sendable () -> Data
+  /// Reads the next chunk of standard input; an empty chunk means its end.
+  public var readInputChunk: @Sendable () -> Data
 
   /// Creates streams from closures.
   public init(
     writeOutput: @escaping @Sendable (String) -> Void,
     writeError: @escaping @Sendable (String) -> Void,
-    readInput: @escaping @Sendable () -> Data
+    readInputChunk: @escaping @Sendable () -> Data
   ) {
     self.writeOutput = writeOutput
     self.writeError = writeError
-    self.readInput = readInput
+    self.readInputChunk = readInputChunk
   }
 
   /// The process's real standard streams.
   public static let standard = CommandIO(
     writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
     writeError: { FileHandle.standardError.write(Data($0.utf8)) },
-    readInput: { FileHandle.standardInput.readDataToEndOfFile() })
+    readInputChunk: { FileHandle.standardInput.readData(ofLength: 1 << 20) })
 }
 
 /// Exit statuses shared by every subcommand.

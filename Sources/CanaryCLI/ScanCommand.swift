@@ -56,9 +56,10 @@ enum ScanCommand {
     for input in walker.inputs(for: parsed.paths) {
       switch input {
       case .standardInput:
-        let data = io.readInput()
-        findings += scanner.scan(data, source: "-")
-        sources.append(ScannedSource(name: "-", bytes: data.count))
+        let stream = scanner.makeStream(source: "-")
+        while case let chunk = io.readInputChunk(), !chunk.isEmpty { stream.feed(chunk) }
+        findings += stream.finish()
+        sources.append(ScannedSource(name: "-", bytes: stream.bytesScanned))
       case .file(let path):
         let result = scanner.scan(.file(URL(fileURLWithPath: path), name: path))
         findings += result.findings
