@@ -41,7 +41,9 @@ enum ServeCommand {
   }
 
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    await run(arguments, io: io, until: waitForTerminationSignal)
+    // Catch the signals before the base URL is printed: a caller may send one right after.
+    let signals = TerminationSignals()
+    return await run(arguments, io: io, until: { await signals.wait() })
   }
 
   /// Runs the command, stopping when `until` returns (tests pass their own trigger).
@@ -130,28 +132,5 @@ enum ServeCommand {
     }
     guard let manifest else { throw UsageError(description: "--manifest FILE is required") }
     return Options(manifest: manifest, port: port, record: record)
-  }
-
-  /// Returns when the process receives SIGINT or SIGTERM.
-  @Sendable static func waitForTerminationSignal() async {
-    let queue = DispatchQueue(label: "canary.serve.signals")
-    let resumed = Locked(false)
-    let sources = Locked<[any DispatchSourceSignal]>([])
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      for signalNumber in [SIGINT, SIGTERM] {
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-        source.setEventHandler {
-          let first = resumed.withLock { resumed -> Bool in
-            defer { resumed = true }
-            return !resumed
-          }
-          if first { continuation.resume() }
-        }
-        source.resume()
-        sources.withLock { $0.append(source) }
-      }
-    }
-    sources.withLock { $0.forEach { $0.cancel() } }
   }
 }
