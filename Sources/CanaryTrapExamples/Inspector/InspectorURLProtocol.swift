@@ -1,4 +1,3 @@
-import CanaryTrap
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -16,7 +15,7 @@ final class InspectorURLProtocol: URLProtocol {
     weak var inspector: NetworkInspector?
   }
 
-  private static let inspectors = Locked<[WeakInspector]>([])
+  private static let inspectors = Protected<[WeakInspector]>([])
   private static let recorder = RedirectRecorder()
   private static let forwardingSession: URLSession = {
     let configuration = URLSessionConfiguration.ephemeral
@@ -24,7 +23,7 @@ final class InspectorURLProtocol: URLProtocol {
     configuration.urlCache = nil
     return URLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
   }()
-  private let forwarding = Locked<Task<Void, Never>?>(nil)
+  private let forwarding = Protected<Task<Void, Never>?>(nil)
 
   /// Makes `inspector` findable by the requests of sessions it is installed in.
   static func register(_ inspector: NetworkInspector) {
@@ -102,7 +101,7 @@ final class InspectorURLProtocol: URLProtocol {
     Data, URLResponse, [RedirectRecorder.Hop]
   ) {
     try await withCheckedThrowingContinuation { continuation in
-      let identifier = Locked<Int>(0)
+      let identifier = Protected<Int>(0)
       let task = forwardingSession.dataTask(with: request) { data, response, error in
         let hops = recorder.takeHops(for: identifier.withLock { $0 })
         if let data, let response {

@@ -1,4 +1,3 @@
-import CanaryTrap
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -20,7 +19,7 @@ public final class NetworkInspector: Sendable {
 
   /// The most entries kept; older ones are dropped first.
   public let limit: Int
-  private let stored = Locked<[InspectorEntry]>([])
+  private let stored = Protected<[InspectorEntry]>([])
 
   /// Creates an inspector that keeps at most `limit` entries and starts recording.
   ///

@@ -68,7 +68,7 @@ public final class RedactingTransport: HTTPClientTransport {
   private func load(_ request: URLRequest) async throws -> (Data, URLResponse, [RedirectRecorder.Hop]) {
     let recorder = self.recorder
     return try await withCheckedThrowingContinuation { continuation in
-      let box = Locked<Int>(0)
+      let box = Protected<Int>(0)
       let task = session.dataTask(with: request) { data, response, error in
         let hops = recorder.takeHops(for: box.withLock { $0 })
         if let data, let response {

@@ -1,4 +1,3 @@
-import CanaryTrap
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -14,7 +13,7 @@ final class RedirectRecorder: NSObject, URLSessionTaskDelegate, Sendable {
     let location: URL?
   }
 
-  private let hops = Locked<[Int: [Hop]]>([:])
+  private let hops = Protected<[Int: [Hop]]>([:])
 
   /// Records the hop and lets the session follow it.
   func urlSession(
