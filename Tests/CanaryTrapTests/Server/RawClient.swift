@@ -22,34 +22,7 @@ final class RawClient {
     timeout.tv_usec = .init(receiveTimeout.truncatingRemainder(dividingBy: 1) * 1_000_000)
     _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     SocketShims.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
-    let result: Int32
-    if ipv6 {
-      var address = sockaddr_in6()
-      #if canImport(Darwin)
-        address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
-      #endif
-      address.sin6_family = sa_family_t(AF_INET6)
-      address.sin6_port = port.bigEndian
-      address.sin6_addr = in6addr_loopback
-      result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-        }
-      }
-    } else {
-      var address = sockaddr_in()
-      #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-      #endif
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = port.bigEndian
-      address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-      result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-    }
+    let result = SocketShims.withLoopbackAddress(ipv6: ipv6, port: port) { connect(fd, $0, $1) }
     guard result == 0 else {
       let code = errno
       SocketShims.closeDescriptor(fd)

@@ -22,7 +22,7 @@ struct ListeningSocket {
     do {
       SocketShims.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
       if ipv6 { SocketShims.setOption(fd, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1) }
-      let result = ipv6 ? Self.bindIPv6Loopback(fd, port: port) : Self.bindIPv4Loopback(fd, port: port)
+      let result = SocketShims.withLoopbackAddress(ipv6: ipv6, port: port) { bind(fd, $0, $1) }
       guard result == 0 else { throw SocketError(call: "bind", code: errno) }
       guard listen(fd, backlog) == 0 else { throw SocketError(call: "listen", code: errno) }
       try SocketShims.configureStream(fd)
@@ -33,36 +33,6 @@ struct ListeningSocket {
     } catch {
       SocketShims.closeDescriptor(fd)
       throw error
-    }
-  }
-
-  private static func bindIPv4Loopback(_ fd: Int32, port: UInt16) -> Int32 {
-    var address = sockaddr_in()
-    #if canImport(Darwin)
-      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-  }
-
-  private static func bindIPv6Loopback(_ fd: Int32, port: UInt16) -> Int32 {
-    var address = sockaddr_in6()
-    #if canImport(Darwin)
-      address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
-    #endif
-    address.sin6_family = sa_family_t(AF_INET6)
-    address.sin6_port = port.bigEndian
-    address.sin6_addr = in6addr_loopback
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-      }
     }
   }
 

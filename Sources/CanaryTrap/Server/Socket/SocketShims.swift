@@ -105,4 +105,37 @@ enum SocketShims {
   }
 
   static var isWouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+
+  /// Calls `body` (`bind` or `connect`) with the address of `127.0.0.1:port`, or `[::1]:port`
+  /// when `ipv6`, and returns what it returns.
+  static func withLoopbackAddress(
+    ipv6: Bool, port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+  ) -> Int32 {
+    if ipv6 {
+      var address = sockaddr_in6()
+      #if canImport(Darwin)
+        address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+      #endif
+      address.sin6_family = sa_family_t(AF_INET6)
+      address.sin6_port = port.bigEndian
+      address.sin6_addr = in6addr_loopback
+      return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+      }
+    }
+    var address = sockaddr_in()
+    #if canImport(Darwin)
+      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+    #endif
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+  }
 }
