@@ -1,3 +1,4 @@
+import CanaryTrap
 import Foundation
 
 #if canImport(Glibc)
@@ -64,27 +65,13 @@ enum ServeBenchmarkTools {
     return result
   }
 
-  /// A free loopback port, found by binding port 0 and closing (nginx cannot report one).
+  /// A free loopback port, found by starting a server on port 0 and stopping it (nginx cannot
+  /// report the port it was given).
   static func freeLoopbackPort() -> UInt16? {
-    #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    defer { _ = close(fd) }
-    var address = sockaddr_in()
-    #if canImport(Darwin)
-      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-      }
-    }
-    return bound ? UInt16(bigEndian: address.sin_port) : nil
+    let probe = LoopbackServer()
+    guard (try? probe.start()) != nil else { return nil }
+    defer { probe.stop() }
+    return probe.port
   }
 
   /// nginx serving `body` on 127.0.0.1:`port` from a temporary prefix, with one worker process.
