@@ -1,5 +1,3 @@
-import Foundation
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -7,69 +5,84 @@ import Foundation
 #endif
 
 /// Expands the PATH arguments of `canary scan` into files: directories are walked recursively in
-/// name order, symbolic links are followed, and a directory already visited (a link loop) is
-/// skipped. Inside a directory only regular files are scanned (never FIFOs or devices, which could
-/// block); a path named on the command line is read whatever its type.
+/// byte order of their names, symbolic links are followed, and a directory already visited (a
+/// link loop) is skipped. Inside a directory only regular files are scanned (never FIFOs or
+/// devices, which could block); a path named on the command line is read whatever its type.
+/// Paths are bytes throughout, so names that are not UTF-8 are found and opened.
 struct ScanInputWalker {
   /// One input to scan.
   enum Input: Equatable {
-    /// A file to stream, with the name findings use.
-    case file(path: String)
+    /// A file to stream; `directory` is the PATH argument it was found under, if any.
+    case file(ScanPath, identity: FileIdentity, directory: ScanPath?)
     /// Standard input.
     case standardInput
     /// A path that cannot be read, with a one-line reason.
-    case unreadable(path: String, reason: String)
+    case unreadable(ScanPath, reason: String)
   }
 
-  private var visited: Set<[UInt64]> = []
+  private var visited: Set<FileIdentity> = []
 
   /// The inputs named by `paths`, in order.
-  mutating func inputs(for paths: [String]) -> [Input] {
+  mutating func inputs(for paths: [ScanPath]) -> [Input] {
     var result: [Input] = []
     for path in paths {
-      if path == "-" {
+      if path.bytes == Array("-".utf8) {
         result.append(.standardInput)
         continue
       }
-      var info = stat()
-      guard stat(path, &info) == 0 else {
-        result.append(.unreadable(path: path, reason: String(cString: strerror(errno))))
-        continue
-      }
-      if (info.st_mode & S_IFMT) == S_IFDIR {
+      switch path.status() {
+      case .failure(let error):
+        result.append(.unreadable(path, reason: error.description))
+      case .success(let info) where (info.st_mode & S_IFMT) == S_IFDIR:
         var found: [Input] = []
-        walk(path, info, into: &found)
+        walk(path, info, root: path, into: &found)
         // An empty directory must not pass a leak gate as "clean": nothing was looked at.
-        if found.isEmpty { found = [.unreadable(path: path, reason: "holds no regular file to scan")] }
+        if found.isEmpty { found = [.unreadable(path, reason: "holds no regular file to scan")] }
         result += found
-      } else {
-        result.append(.file(path: path))
+      case .success(let info):
+        result.append(.file(path, identity: FileIdentity(info), directory: nil))
       }
     }
     return result
   }
 
-  private mutating func walk(_ directory: String, _ info: stat, into result: inout [Input]) {
-    guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
-    let names: [String]
-    do {
-      names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-    } catch {
-      result.append(.unreadable(path: directory, reason: "cannot list directory"))
+  private mutating func walk(_ directory: ScanPath, _ info: stat, root: ScanPath, into result: inout [Input])
+  {
+    guard visited.insert(FileIdentity(info)).inserted else { return }
+    let names: [[UInt8]]
+    switch Self.entries(of: directory) {
+    case .failure(let error):
+      result.append(.unreadable(directory, reason: "cannot list directory: \(error)"))
       return
+    case .success(let found): names = found
     }
     for name in names {
-      let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-      var entry = stat()
-      guard stat(path, &entry) == 0 else {
-        result.append(.unreadable(path: path, reason: String(cString: strerror(errno))))
+      let path = directory.appending(name)
+      switch path.status() {
+      case .failure(let error):
+        result.append(.unreadable(path, reason: error.description))
+      case .success(let entry) where (entry.st_mode & S_IFMT) == S_IFDIR:
+        walk(path, entry, root: root, into: &result)
+      case .success(let entry) where (entry.st_mode & S_IFMT) == S_IFREG:
+        result.append(.file(path, identity: FileIdentity(entry), directory: root))
+      case .success:
         continue
       }
-      switch entry.st_mode & S_IFMT {
-      case S_IFDIR: walk(path, entry, into: &result)
-      case S_IFREG: result.append(.file(path: path))
-      default: continue
-      }
     }
+  }
+
+  /// The names in `directory` as bytes, sorted, without `.` and `..`.
+  static func entries(of directory: ScanPath) -> Result<[[UInt8]], ScanPathError> {
+    guard let stream = directory.withCString({ opendir($0) }) else { return .failure(.current()) }
+    defer { closedir(stream) }
+    var names: [[UInt8]] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        Array(raw.prefix { $0 != 0 })
+      }
+      if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+      names.append(name)
+    }
+    return .success(names.sorted { $0.lexicographicallyPrecedes($1) })
   }
 }

@@ -13,6 +13,12 @@ public struct CanaryManifest: Sendable, Hashable {
   public static let currentVersion = 1
   /// Values shorter than this many UTF-8 bytes are refused: they could match by coincidence.
   public static let minimumValueLength = 12
+  /// Values longer than this many UTF-8 bytes are refused: a canary is a token, not a document,
+  /// and every byte of it multiplies the patterns searched.
+  public static let maximumValueLength = 1024
+  /// Values with fewer distinct characters than this are refused (`aaaaaaaaaaaa`, twelve
+  /// spaces): they match ordinary padding and repeated text, not a leak.
+  public static let minimumDistinctCharacters = 5
 
   /// The format version.
   public var version: Int
@@ -31,15 +37,17 @@ public struct CanaryManifest: Sendable, Hashable {
     self.extraFields = extraFields
   }
 
-  /// Reads a manifest file, with an error that names the file and what is wrong.
+  /// Reads a manifest file (a pipe or FIFO too, up to 16 MiB), with an error that names the file
+  /// and what is wrong.
   public init(contentsOf url: URL) throws {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw ManifestError.unreadable(path: url.path, reason: error.localizedDescription)
-    }
-    self = try CanaryManifest(jsonData: data)
+    let bytes = try ManifestFile.read(path: Array(url.path.utf8), name: url.path)
+    self = try CanaryManifest(jsonData: Data(bytes))
+  }
+
+  /// Reads a manifest from a path given as the system's bytes (a name that need not be UTF-8).
+  package init(contentsOfPath path: [UInt8]) throws {
+    let name = path.withUnsafeBufferPointer { Excerpt.render($0) }
+    self = try CanaryManifest(jsonData: Data(ManifestFile.read(path: path, name: name)))
   }
 
   /// Decodes a manifest from JSON bytes.
@@ -64,6 +72,13 @@ public struct CanaryManifest: Sendable, Hashable {
     let length = canary.value.utf8.count
     if length < minimumValueLength {
       throw ManifestError.valueTooShort(index: index, value: canary.value, length: length)
+    }
+    if length > maximumValueLength {
+      throw ManifestError.valueTooLong(index: index, length: length)
+    }
+    let distinct = Set(canary.value.unicodeScalars).count
+    if distinct < minimumDistinctCharacters || canary.value.allSatisfy(\.isWhitespace) {
+      throw ManifestError.valueTooPlain(index: index, value: canary.value, distinct: distinct)
     }
   }
 }

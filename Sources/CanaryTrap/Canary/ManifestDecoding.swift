@@ -3,6 +3,7 @@ import Foundation
 /// Turns manifest JSON into a ``CanaryManifest`` and back, naming the exact field at fault.
 enum ManifestDecoding {
   static func decode(_ data: Data) throws -> CanaryManifest {
+    try checkUTF8(data)
     let root: JSONValue
     do {
       root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -50,6 +51,30 @@ enum ManifestDecoding {
       value: value, location: CanaryLocation(location), shape: shape, extraFields: fields)
     try CanaryManifest.validate(canary, at: index)
     return canary
+  }
+
+  /// Throws ``ManifestError/invalidUTF8(offset:line:column:)`` at the first byte that is not
+  /// part of well-formed UTF-8.
+  private static func checkUTF8(_ data: Data) throws {
+    let bytes = [UInt8](data)
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    var offset = 0
+    var line = 1
+    var lineStart = 0
+    loop: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar):
+        if scalar == "\n" {
+          line += 1
+          lineStart = offset + 1
+        }
+        offset += UTF8.width(scalar)
+      case .emptyInput: break loop
+      case .error:
+        throw ManifestError.invalidUTF8(offset: offset, line: line, column: offset - lineStart + 1)
+      }
+    }
   }
 
   private static func describe(_ error: any Error) -> String {

@@ -92,7 +92,9 @@ extension LeakReport {
 
   private func htmlFindings() -> [String] {
     guard !findings.isEmpty else { return ["<h2>Findings</h2>", "<p>No canary was found.</p>"] }
-    var html = ["<h2>Findings (\(findings.count))</h2>", "<ol class=\"findings\">"]
+    let total = totalFindingCount
+    let heading = total == findings.count ? "\(total)" : "\(total), \(findings.count) listed"
+    var html = ["<h2>Findings (\(heading))</h2>", "<ol class=\"findings\">"]
     for finding in findings {
       html.append(
         "<li><div class=\"finding-head\"><code>\(finding.canary.location.description.markupEscaped)</code>"
@@ -102,6 +104,11 @@ extension LeakReport {
           + "<pre class=\"excerpt\">\(finding.excerpt.markupEscaped)</pre></li>")
     }
     html.append("</ol>")
+    if let summary = omittedFindingsSummary {
+      html.append("<p class=\"problem\">Not listed: \(summary.markupEscaped):</p><ul class=\"plain\">")
+      html += omittedFindingsLines.map { "<li>\($0.markupEscaped)</li>" }
+      html.append("</ul>")
+    }
     return html
   }
 

@@ -2,7 +2,9 @@ import Foundation
 
 extension LeakReport {
   /// The report as the JSON document DESIGN.md fixes: `clean`, `leaks` and `sources`, plus
-  /// `verdict`, `title`, `undelivered` and `errors`.
+  /// `verdict`, `title`, `undelivered` and `errors`. When more findings were counted than kept
+  /// (``ScanOptions/maxFindingsPerCanary``), `leakCount` gives the exact total and `omittedLeaks`
+  /// counts, per canary and source, those `leaks` does not list.
   public func jsonData(prettyPrinted: Bool = true) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting =
@@ -42,6 +44,12 @@ struct JSONReportDocument: Encodable {
     let reason: String?
   }
 
+  struct Omitted: Encodable {
+    let canary: CanaryRef
+    let source: String
+    let count: Int
+  }
+
   struct Undelivered: Encodable {
     let canary: CanaryRef
     let reason: String
@@ -51,6 +59,11 @@ struct JSONReportDocument: Encodable {
   let verdict: String
   let title: String
   let leaks: [Leak]
+  /// Every finding, listed in `leaks` or only counted in `omittedLeaks`; present only when the
+  /// cap left findings out.
+  let leakCount: Int?
+  /// Findings counted beyond the cap per canary and source, and not listed; present only then.
+  let omittedLeaks: [Omitted]?
   let sources: [Source]
   let undelivered: [Undelivered]
   let errors: [String]
@@ -64,6 +77,11 @@ struct JSONReportDocument: Encodable {
         canary: CanaryRef($0.canary), encoding: $0.encoding, source: $0.source, line: $0.line,
         column: $0.column, offset: $0.offset, excerpt: $0.excerpt)
     }
+    let omitted = report.omittedFindings.map {
+      Omitted(canary: CanaryRef($0.canary), source: $0.source, count: $0.count)
+    }
+    leakCount = omitted.isEmpty ? nil : report.totalFindingCount
+    omittedLeaks = omitted.isEmpty ? nil : omitted
     sources = report.sources.map { source in
       switch source.status {
       case .heard: Source(name: source.name, bytes: source.bytes, status: "heard", reason: nil)

@@ -16,6 +16,10 @@ extension LeakReport {
       "      <property name=\"verdict\" value=\"\(verdict.rawValue)\"/>",
       "      <property name=\"summary\" value=\"\(verdictLine.markupEscaped)\"/>",
     ]
+    if totalFindingCount > findings.count {
+      lines.append("      <property name=\"leakCount\" value=\"\(totalFindingCount)\"/>")
+      lines.append("      <property name=\"omittedLeaks\" value=\"\(totalFindingCount - findings.count)\"/>")
+    }
     if let sourceLocation {
       let written = "\(sourceLocation.filePath):\(sourceLocation.line):\(sourceLocation.column)"
       lines.append("      <property name=\"sourceLocation\" value=\"\(written.markupEscaped)\"/>")
@@ -62,13 +66,18 @@ extension LeakReport {
       let lostNotes = lost.map { ReportProblem(.undelivered($0)).message }
       if !leaks.isEmpty {
         let places = leaks.map { "\($0.source) (\($0.encoding))" }
+        let omitted = omittedFindings.filter { $0.canary.location == row.location }
+        let omittedCount = omitted.reduce(0) { $0 + $1.count }
+        let omittedNotes = omitted.map { "\($0.count) more in \($0.source), counted but not listed" }
         cases.append(
           JUnitCase(
             name: row.location.description,
             outcome: .init(
               element: "failure", type: "canary-leak",
-              message: "leaked \(count(leaks.count, "time")): " + places.joined(separator: ", "),
-              details: leaks.map(\.message) + lostNotes)))
+              message: "leaked \(count(leaks.count + omittedCount, "time")): "
+                + places.joined(separator: ", ")
+                + (omittedCount > 0 ? " and \(omittedCount) more not listed" : ""),
+              details: leaks.map(\.message) + omittedNotes + lostNotes)))
       } else if !lost.isEmpty {
         cases.append(
           JUnitCase(

@@ -5,7 +5,7 @@ extension LeakReport {
   public var verdictLine: String {
     switch verdict {
     case .leaky:
-      return "LEAKY: \(count(findings.count, "leak")) at \(count(leakedLocations.count, "location"))"
+      return "LEAKY: \(count(totalFindingCount, "leak")) at \(count(leakedLocations.count, "location"))"
     case .inconclusive:
       let failed = problemSources.filter { if case .failed = $0.status { true } else { false } }
       let silent = problemSources.count - failed.count

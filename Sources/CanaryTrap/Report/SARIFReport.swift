@@ -47,6 +47,11 @@ extension LeakReport {
             excerpt: finding.excerpt)))
     }
     let notifications = problems.compactMap(Self.sarifNotification)
+    var properties = ["title": title, "verdict": verdict.rawValue, "summary": verdictLine]
+    if let summary = omittedFindingsSummary {
+      properties["leakCount"] = String(totalFindingCount)
+      properties["omittedLeaks"] = ([summary] + omittedFindingsLines).joined(separator: "; ")
+    }
     let run = SARIFLog.Run(
       tool: .init(driver: .init(rules: rules)),
       invocations: [
@@ -55,7 +60,7 @@ extension LeakReport {
           toolExecutionNotifications: notifications.isEmpty ? nil : notifications)
       ],
       results: results,
-      properties: ["title": title, "verdict": verdict.rawValue, "summary": verdictLine])
+      properties: properties)
     return SARIFLog(runs: [run])
   }
 

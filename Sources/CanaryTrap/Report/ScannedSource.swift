@@ -6,6 +6,8 @@ public struct ScannedSource: Sendable, Hashable {
   public var bytes: Int
   /// Whether the source could be trusted to have captured the run.
   public var status: Status
+  /// Findings counted in this source beyond ``ScanOptions/maxFindingsPerCanary`` and not kept.
+  public var omittedFindings: [OmittedFindings]
 
   /// Whether a source's silence is a finding of its own.
   public enum Status: Sendable, Hashable {
@@ -18,9 +20,12 @@ public struct ScannedSource: Sendable, Hashable {
   }
 
   /// Creates a description of a scanned source.
-  public init(name: String, bytes: Int, status: Status = .heard) {
+  public init(
+    name: String, bytes: Int, status: Status = .heard, omittedFindings: [OmittedFindings] = []
+  ) {
     self.name = name
     self.bytes = bytes
     self.status = status
+    self.omittedFindings = omittedFindings
   }
 }

@@ -62,12 +62,19 @@ extension LeakReport {
 
   private func textFindings() -> [String] {
     guard !findings.isEmpty else { return ["", "Findings: none."] }
-    var lines = ["", "Findings (\(findings.count)):"]
+    let total = totalFindingCount
+    var lines = [
+      "", total == findings.count ? "Findings (\(total)):" : "Findings (\(total), \(findings.count) listed):",
+    ]
     for (index, finding) in findings.enumerated() {
       lines.append(
         "  \(index + 1). \(finding.canary.location) -> \(finding.source), \(finding.encoding),"
           + " line \(finding.line):\(finding.column)")
       lines.append("     excerpt: \(finding.excerpt)")
+    }
+    if let summary = omittedFindingsSummary {
+      lines.append("  Not listed: \(summary):")
+      lines += omittedFindingsLines.map { "    - \($0)" }
     }
     return lines
   }

@@ -1,9 +1,23 @@
 /// Builds the short, bounded excerpt shown with a finding.
-enum Excerpt {
+package enum Excerpt {
+  /// The range of `buffer` an excerpt of `match` shows: up to `radius` bytes on each side, cut at
+  /// the nearest line break (`\n` or `\r`) so it never carries bytes of a neighbouring line.
+  static func bounds(in buffer: UnsafeBufferPointer<UInt8>, match: Range<Int>, radius: Int) -> Range<Int> {
+    var low = match.lowerBound
+    let lowest = max(0, match.lowerBound - radius)
+    while low > lowest, !isLineBreak(buffer[low - 1]) { low -= 1 }
+    var high = match.upperBound
+    let highest = min(buffer.count, match.upperBound + radius)
+    while high < highest, !isLineBreak(buffer[high]) { high += 1 }
+    return low..<max(high, low)
+  }
+
+  private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+
   /// `bytes` as text: valid UTF-8 printable characters kept, backslash doubled, control and
   /// invalid bytes escaped (`\n`, `\t`, `\r`, `\xHH`), so an excerpt never spans lines or
   /// carries terminal escapes.
-  static func render(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  package static func render(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     var output = ""
     output.reserveCapacity(bytes.count + 8)
     var index = 0

@@ -21,8 +21,8 @@ public enum ScanError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Opens and reads files with POSIX calls, so reads land straight in the scan buffer.
 enum FileReader {
-  /// Opens `url` for reading, seeks to `offset`, and hands the descriptor to `body`.
-  static func read(_ url: URL, from offset: UInt64, _ body: (Int32) throws -> Void) throws {
+  /// Opens `url` for reading (never a directory) and hands the descriptor to `body`.
+  static func read<T>(_ url: URL, _ body: (Int32) throws -> T) throws -> T {
     let path = url.path
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw ScanError.unreadable(path: path, reason: lastError()) }
@@ -30,10 +30,23 @@ enum FileReader {
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw ScanError.unreadable(path: path, reason: lastError()) }
     if (info.st_mode & S_IFMT) == S_IFDIR { throw ScanError.unreadable(path: path, reason: "is a directory") }
-    if offset > 0, lseek(fd, off_t(offset), SEEK_SET) < 0 {
-      throw ScanError.unreadable(path: path, reason: lastError())
+    return try body(fd)
+  }
+
+  /// Reads and counts the lines of the next `length` bytes of `fd` (where an incremental scan
+  /// resumes), returning the counter positioned after them, or at the end of a shorter file.
+  static func countLines(of fd: Int32, upTo length: Int, path: String) throws -> LineCounter {
+    var counter = LineCounter()
+    guard length > 0 else { return counter }
+    let chunk = 1 << 20
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
+    defer { buffer.deallocate() }
+    while counter.position < length {
+      let got = try readSome(fd, into: buffer, count: min(chunk, length - counter.position), path: path)
+      guard got > 0 else { break }  // Shorter than before: nothing new to scan.
+      counter.advance(over: buffer, count: got)
     }
-    try body(fd)
+    return counter
   }
 
   /// Reads at most `count` bytes, retrying on interruption; 0 means end of file.
@@ -49,33 +62,6 @@ enum FileReader {
       if result >= 0 { return result }
       if errno == EINTR { continue }
       throw ScanError.unreadable(path: path, reason: lastError())
-    }
-  }
-
-  /// Sets the line and column of `findings` (sorted by offset) by counting the newlines of the
-  /// file from `offset` up to the last finding.
-  static func numberLines(of findings: inout [LeakFinding], in url: URL, from offset: UInt64) throws {
-    let chunk = 1 << 20
-    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
-    defer { buffer.deallocate() }
-    var counter = LineCounter()
-    var next = 0
-    try read(url, from: offset) { fd in
-      var chunkStart = 0
-      while next < findings.count {
-        let length = try readSome(fd, into: buffer, count: chunk, path: url.path)
-        guard length > 0 else { break }
-        var consumed = 0
-        while next < findings.count, findings[next].offset < chunkStart + length {
-          let target = findings[next].offset - chunkStart
-          counter.advance(over: buffer + consumed, count: target - consumed)
-          consumed = target
-          (findings[next].line, findings[next].column) = counter.lineAndColumn
-          next += 1
-        }
-        counter.advance(over: buffer + consumed, count: length - consumed)
-        chunkStart += length
-      }
     }
   }
 

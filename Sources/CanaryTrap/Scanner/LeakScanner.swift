@@ -42,28 +42,32 @@ public final class LeakScanner: Sendable {
 
   /// A stream that scans one source fed in chunks.
   public func makeStream(source: String) -> ScanStream {
-    ScanStream(
-      matcher: matcher, canaries: canaries, source: source, excerptRadius: options.excerptRadius,
-      chunkSize: chunkSize)
+    ScanStream(matcher: matcher, canaries: canaries, source: source, options: options, chunkSize: chunkSize)
   }
 
-  /// Every finding in `data`, in offset order.
+  /// Every finding in `data`, in offset order (at most ``ScanOptions/maxFindingsPerCanary`` per
+  /// canary).
   public func scan(_ data: Data, source: String) -> [LeakFinding] {
-    let stream = makeStream(source: source)
-    data.withUnsafeBytes { stream.feed($0.bindMemory(to: UInt8.self)) }
-    return stream.finish()
+    scanCounted(data, source: source).findings
   }
 
   /// Scans a sink's content; a file that cannot be read yields no findings and a `.failed`
-  /// source naming the reason.
+  /// source naming the reason. The source counts the findings the cap left out.
   public func scan(_ content: SinkContent) -> (findings: [LeakFinding], source: ScannedSource) {
     switch content.storage {
     case .bytes(let data):
-      return (scan(data, source: content.name), ScannedSource(name: content.name, bytes: data.count))
+      let result = scanCounted(data, source: content.name)
+      return (
+        result.findings,
+        ScannedSource(name: content.name, bytes: data.count, omittedFindings: result.omitted)
+      )
     case .file(let url, let offset):
       do {
         let result = try scanFile(at: url, from: offset, source: content.name)
-        return (result.findings, ScannedSource(name: content.name, bytes: result.bytes))
+        return (
+          result.findings,
+          ScannedSource(name: content.name, bytes: result.bytes, omittedFindings: result.omitted)
+        )
       } catch {
         let reason = (error as? ScanError)?.description ?? "\(error)"
         return ([], ScannedSource(name: content.name, bytes: 0, status: .failed(reason: reason)))
@@ -72,27 +76,42 @@ public final class LeakScanner: Sendable {
   }
 
   /// Scans a whole file, streaming it in chunks; throws ``ScanError`` when it cannot be read.
-  public func scanFile(at url: URL, source: String) throws -> (findings: [LeakFinding], bytes: Int) {
+  public func scanFile(at url: URL, source: String) throws -> (
+    findings: [LeakFinding], bytes: Int, omitted: [OmittedFindings]
+  ) {
     try scanFile(at: url, from: 0, source: source)
   }
 
-  /// Scans a file from byte `offset` to its end; offsets, lines and columns in the findings
-  /// count from the start of the file, so they point where an editor opening it would.
+  /// Scans a file from byte `offset` to its end, opening it once; offsets, lines and columns in
+  /// the findings count from the start of the file, so they point where an editor opening it would
+  /// (the lines before `offset` are counted from the same descriptor first).
   public func scanFile(at url: URL, from offset: UInt64, source: String) throws -> (
-    findings: [LeakFinding], bytes: Int
+    findings: [LeakFinding], bytes: Int, omitted: [OmittedFindings]
   ) {
+    try FileReader.read(url) { fd in try scanDescriptor(fd, from: offset, source: source, path: url.path) }
+  }
+
+  /// Scans an open descriptor to its end, after counting the lines of its first `offset` bytes;
+  /// it never seeks, so pipes and FIFOs work.
+  package func scanDescriptor(_ fd: Int32, from offset: UInt64 = 0, source: String, path: String) throws -> (
+    findings: [LeakFinding], bytes: Int, omitted: [OmittedFindings]
+  ) {
+    let start = try FileReader.countLines(of: fd, upTo: Int(offset), path: path)
     let stream = ScanStream(
-      matcher: matcher, canaries: canaries, source: source, excerptRadius: options.excerptRadius,
-      chunkSize: chunkSize, countsLines: false)
-    try FileReader.read(url, from: offset) { fd in
-      while try stream.fill({ try FileReader.readSome(fd, into: $0, count: $1, path: url.path) }) > 0 {}
-    }
+      matcher: matcher, canaries: canaries, source: source, options: options, chunkSize: chunkSize,
+      startingAt: start)
+    while try stream.fill({ try FileReader.readSome(fd, into: $0, count: $1, path: path) }) > 0 {}
     let bytes = stream.bytesScanned
-    var findings = stream.finish()
-    if !findings.isEmpty {
-      for index in findings.indices { findings[index].offset += Int(offset) }
-      try FileReader.numberLines(of: &findings, in: url, from: 0)
-    }
-    return (findings, bytes)
+    let findings = stream.finish()
+    return (findings, bytes, stream.omittedFindings)
+  }
+
+  private func scanCounted(_ data: Data, source: String) -> (
+    findings: [LeakFinding], omitted: [OmittedFindings]
+  ) {
+    let stream = makeStream(source: source)
+    data.withUnsafeBytes { stream.feed($0.bindMemory(to: UInt8.self)) }
+    let findings = stream.finish()
+    return (findings, stream.omittedFindings)
   }
 }

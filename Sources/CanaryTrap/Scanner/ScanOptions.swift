@@ -3,28 +3,44 @@ public struct ScanOptions: Sendable, Hashable {
   /// The encodings searched; all of them by default.
   public var encodings: Set<ScanEncoding>
   /// The shortest run of a canary's bytes reported as a ``ScanEncoding/fragment``; `nil` turns
-  /// fragments off. Values below 4 are raised to 4.
+  /// fragments off. Values below ``minimumFragmentLength`` are raised to it.
   public var minFragment: Int?
-  /// The most bytes of context an excerpt shows on each side of a match.
+  /// The most bytes of context an excerpt shows on each side of a match, never past a line break.
   public var excerptRadius: Int
+  /// The most findings kept for one canary in one source (at least 1); further matches are only
+  /// counted, in ``ScannedSource/omittedFindings``, so a log full of one canary stays bounded.
+  public var maxFindingsPerCanary: Int
 
-  /// Every encoding, fragments of 16 bytes or more, 20 bytes of context.
+  /// The shortest fragment ever searched: 8 bytes. Shorter runs of a random value turn up by
+  /// chance in ordinary logs (4 bytes gave 52,002 false leaks in a clean 10 MB log).
+  public static let minimumFragmentLength = 8
+
+  /// The default of ``maxFindingsPerCanary``.
+  public static let defaultMaxFindingsPerCanary = 100
+
+  /// Every encoding, fragments of 16 bytes or more, 20 bytes of context, 100 findings kept per
+  /// canary and source.
   public init() {
     encodings = Set(ScanEncoding.allCases)
     minFragment = 16
     excerptRadius = 20
+    maxFindingsPerCanary = Self.defaultMaxFindingsPerCanary
   }
 
   /// Options with the given settings.
-  public init(encodings: Set<ScanEncoding>, minFragment: Int? = 16, excerptRadius: Int = 20) {
+  public init(
+    encodings: Set<ScanEncoding>, minFragment: Int? = 16, excerptRadius: Int = 20,
+    maxFindingsPerCanary: Int = ScanOptions.defaultMaxFindingsPerCanary
+  ) {
     self.encodings = encodings
     self.minFragment = minFragment
     self.excerptRadius = excerptRadius
+    self.maxFindingsPerCanary = maxFindingsPerCanary
   }
 
   /// The fragment length actually used, or `nil` when fragments are off.
   var effectiveMinFragment: Int? {
     guard encodings.contains(.fragment), let minFragment else { return nil }
-    return max(minFragment, 4)
+    return max(minFragment, Self.minimumFragmentLength)
   }
 }

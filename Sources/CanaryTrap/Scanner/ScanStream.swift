@@ -8,8 +8,10 @@
 ///
 /// The stream keeps a buffer of about 1 MiB plus an overlap long enough for the longest literal
 /// and the excerpt context on both sides, so a match straddling two chunks is found exactly once.
-/// Feed it with ``feed(_:)`` and call ``finish()`` once at the end. Not thread-safe: one stream
-/// belongs to one reader.
+/// Feed it with ``feed(_:)`` and call ``finish()`` once at the end. Lines are counted as the bytes
+/// stream past, so a source is never read twice (a FIFO or a growing file numbers correctly). At
+/// most ``ScanOptions/maxFindingsPerCanary`` findings are kept per canary; the rest are counted in
+/// ``omittedFindings``. Not thread-safe: one stream belongs to one reader.
 public final class ScanStream {
   /// The bytes a buffer holds beyond the overlap before it is scanned.
   static let defaultChunkSize = 1 << 20
@@ -31,20 +33,30 @@ public final class ScanStream {
   private var candidates: [MatchCandidate] = []
   private var findings: [LeakFinding] = []
   private var finished = false
-
-  /// Whether newlines are counted while scanning; a file scan turns it off and numbers the lines
-  /// of its (rare) findings afterwards, re-reading the file only when something was found.
-  private let countsLines: Bool
+  /// The most findings kept per canary.
+  private let findingCap: Int
+  /// Findings kept so far, per canary index.
+  private var kept: [Int]
+  /// Findings counted but not kept, per canary index.
+  private var omitted: [Int]
+  /// The offset the stream started at: 0, or where an incremental file scan resumed.
+  private let startOffset: Int
 
   init(
-    matcher: CompiledMatcher, canaries: [Canary], source: String, excerptRadius: Int, chunkSize: Int,
-    countsLines: Bool = true
+    matcher: CompiledMatcher, canaries: [Canary], source: String, options: ScanOptions, chunkSize: Int,
+    startingAt start: LineCounter = LineCounter()
   ) {
-    self.countsLines = countsLines
     self.matcher = matcher
     self.canaries = canaries
     self.source = source
-    radius = max(0, excerptRadius)
+    radius = max(0, options.excerptRadius)
+    findingCap = max(1, options.maxFindingsPerCanary)
+    kept = Array(repeating: 0, count: canaries.count)
+    omitted = Array(repeating: 0, count: canaries.count)
+    lines = start
+    base = start.position
+    startOffset = start.position
+    frontier = start.position
     overlap = matcher.maxLength + 2 * radius + 8
     capacity = overlap + max(chunkSize, overlap, 64)
     buffer = .allocate(capacity: capacity + 8)
@@ -53,8 +65,19 @@ public final class ScanStream {
 
   deinit { buffer.deallocate() }
 
-  /// Bytes fed so far.
-  public var bytesScanned: Int { base + count }
+  /// Bytes fed so far (for a file scanned from an offset, not counting the bytes before it).
+  public var bytesScanned: Int { base + count - startOffset }
+
+  /// Every finding of the source, kept or not: exact whatever the cap.
+  public var totalFindings: Int { findings.count + omitted.reduce(0, +) }
+
+  /// How many findings of each canary were counted but not kept, once ``finish()`` was called.
+  public var omittedFindings: [OmittedFindings] {
+    omitted.indices.compactMap { index in
+      omitted[index] == 0
+        ? nil : OmittedFindings(canary: canaries[index], source: source, count: omitted[index])
+    }
+  }
 
   /// Scans the next bytes of the source.
   public func feed(_ chunk: some Collection<UInt8>) {
@@ -112,29 +135,34 @@ public final class ScanStream {
     frontier = emitLimit + 1
     guard !final else { return }
     let dropped = count - overlap
-    if countsLines { lines.advance(over: buffer, count: dropped) }
+    lines.advance(over: buffer, count: dropped)
     memmove(buffer, buffer + dropped, overlap)
     base += dropped
     count = overlap
   }
 
-  /// Turns resolved matches (sorted by start) into findings with line, column and excerpt.
+  /// Turns resolved matches (sorted by start) into findings with line, column and excerpt, keeping
+  /// at most ``findingCap`` per canary and counting the rest.
   private func report(_ matches: [MatchCandidate]) {
     var cursor = lines
     var cursorIndex = 0
     for match in matches {
-      var (line, column) = (0, 0)
-      if countsLines {
-        cursor.advance(over: buffer + cursorIndex, count: match.start - cursorIndex)
-        cursorIndex = match.start
-        (line, column) = cursor.lineAndColumn
+      let canary = Int(match.canary)
+      guard kept[canary] < findingCap else {
+        omitted[canary] += 1
+        continue
       }
-      let low = max(0, match.start - radius)
-      let high = min(count, match.end + radius)
-      let excerpt = Excerpt.render(UnsafeBufferPointer(start: buffer + low, count: high - low))
+      kept[canary] += 1
+      cursor.advance(over: buffer + cursorIndex, count: match.start - cursorIndex)
+      cursorIndex = match.start
+      let (line, column) = cursor.lineAndColumn
+      let bounds = Excerpt.bounds(
+        in: UnsafeBufferPointer(start: buffer, count: count), match: match.start..<match.end, radius: radius)
+      let excerpt = Excerpt.render(
+        UnsafeBufferPointer(start: buffer + bounds.lowerBound, count: bounds.count))
       findings.append(
         LeakFinding(
-          canary: canaries[Int(match.canary)], encoding: match.encoding.rawValue, source: source,
+          canary: canaries[canary], encoding: match.encoding.rawValue, source: source,
           line: line, column: column, offset: base + match.start, excerpt: excerpt))
     }
   }

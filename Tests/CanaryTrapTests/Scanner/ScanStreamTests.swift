@@ -50,9 +50,10 @@ import Testing
     var options = ScanOptions()
     options.excerptRadius = 5
     let scanner = LeakScanner(canaries: [Self.token], options: options)
-    let text = "SECRET-CONTEXT-BEFORE\t\u{1B}[31m\(Self.token.value)\n\0AFTER-CONTEXT-SECRET"
+    let text = "SECRET-CONTEXT-BEFORE\t\u{1B}[31m\(Self.token.value)\0AF\nTER-CONTEXT-SECRET"
     let finding = try? #require(scanner.scan(Data(text.utf8), source: "s").first)
-    #expect(finding?.excerpt == "\\x1B[31m\(Self.token.value)\\n\\x00AFT")
+    // Escaped, bounded by the radius, and cut at the line break.
+    #expect(finding?.excerpt == "\\x1B[31m\(Self.token.value)\\x00AF")
     #expect(finding?.excerpt.contains("CONTEXT") == false)
   }
 

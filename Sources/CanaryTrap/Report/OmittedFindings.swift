@@ -1,0 +1,42 @@
+/// How many findings of one canary in one source were counted but not kept, because the source
+/// held more than ``ScanOptions/maxFindingsPerCanary`` of them.
+public struct OmittedFindings: Sendable, Hashable {
+  /// The canary whose extra findings were dropped.
+  public var canary: Canary
+  /// The source they were found in.
+  public var source: String
+  /// How many were counted and not kept.
+  public var count: Int
+
+  /// Creates a count of omitted findings.
+  public init(canary: Canary, source: String, count: Int) {
+    self.canary = canary
+    self.source = source
+    self.count = count
+  }
+}
+
+extension LeakReport {
+  /// The findings counted but not kept, for the canaries of this report, source by source.
+  public var omittedFindings: [OmittedFindings] {
+    let known = Set(canaries)
+    return sources.flatMap(\.omittedFindings).filter { known.contains($0.canary) }
+  }
+
+  /// Every finding, kept or only counted: exact whatever the cap.
+  public var totalFindingCount: Int { findings.count + omittedFindings.reduce(0) { $0 + $1.count } }
+
+  /// One sentence saying how many findings the cap left out, or `nil` when none were.
+  var omittedFindingsSummary: String? {
+    let omitted = omittedFindings
+    guard !omitted.isEmpty else { return nil }
+    let total = omitted.reduce(0) { $0 + $1.count }
+    return "\(total) more finding\(total == 1 ? "" : "s") counted but not listed"
+      + " (at most a fixed number are kept per canary and source; see each source)"
+  }
+
+  /// One line per canary and source with omitted findings.
+  var omittedFindingsLines: [String] {
+    omittedFindings.map { "\($0.count) more of \($0.canary.location) in \($0.source)" }
+  }
+}
