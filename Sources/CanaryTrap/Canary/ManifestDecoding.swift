@@ -8,7 +8,7 @@ enum ManifestDecoding {
     do {
       root = try JSONDecoder().decode(JSONValue.self, from: data)
     } catch {
-      throw ManifestError.invalidJSON(reason: describe(error))
+      throw ManifestError.invalidJSON(reason: syntaxError(in: data) ?? describe(error))
     }
     guard case .object(var fields) = root else {
       throw ManifestError.invalidJSON(reason: "the top level must be an object")
@@ -74,6 +74,26 @@ enum ManifestDecoding {
       case .error:
         throw ManifestError.invalidUTF8(offset: offset, line: line, column: offset - lineStart + 1)
       }
+    }
+  }
+
+  /// The parser's reason for rejecting `data`, with its byte position turned into a line and
+  /// column ("Invalid value around line 2, column 31"), when it names one.
+  private static func syntaxError(in data: Data) -> String? {
+    do {
+      _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+      return nil
+    } catch {
+      guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return nil }
+      guard let range = text.range(of: "character "),
+        let offset = Int(text[range.upperBound...].prefix { $0.isNumber })
+      else { return text }
+      let before = data.prefix(offset)
+      let line = before.count { $0 == 0x0A } + 1
+      let lineStart =
+        before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0
+      let column = offset - lineStart + 1
+      return text[..<range.lowerBound] + "line \(line), column \(column) (byte offset \(offset))"
     }
   }
 
