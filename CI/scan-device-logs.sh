@@ -9,7 +9,7 @@
 # `log show --archive`, because its tracev3 files are compressed). The manifest is the one the UI
 # test run wrote (`trap.canaries.manifest.jsonData()`, or the manifest `canary serve` writes).
 #
-# Exit status is `canary scan`'s: 0 no leak, 1 leaks found, 2 bad usage or unreadable input.
+# Exit status is `canary scan`'s: 0 no leak, 1 leaks found, 2 error, 3 inconclusive (nothing scanned).
 # Set CANARY to the canary executable to use; by default `canary` from PATH, else `swift run canary`.
 set -euo pipefail
 
@@ -90,7 +90,7 @@ for input in "${inputs[@]}"; do
   esac
 done
 
-# exec keeps canary scan's exit status: 0 clean, 1 leaks, 2 bad input
+# exec keeps canary scan's exit status: 0 clean, 1 leaks, 2 error, 3 inconclusive
 set +e
 "${canary_command[@]}" scan --manifest "$manifest" "${scan_options[@]+"${scan_options[@]}"}" "${paths[@]}"
 exit $?
