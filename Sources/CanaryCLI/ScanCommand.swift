@@ -59,7 +59,7 @@ enum ScanCommand {
         throw ScanUsageError(description: "no PATH to scan; use - for standard input")
       }
     } catch {
-      io.writeError("canary scan: \(error)\n")
+      complain("\(error)", io)
       return ExitStatus.usage
     }
     var walker = ScanInputWalker()
@@ -69,7 +69,7 @@ enum ScanCommand {
       output = try parsed.output.map { try ScanOutput($0) }
       if let output { try ScanRun.refuseOverwriting(inputs, with: output) }
     } catch {
-      io.writeError("canary scan: \(error)\n")
+      complain("\(error)", io)
       return ExitStatus.usage
     }
     let scanner = LeakScanner(canaries: manifest.canaries, options: parsed.scanOptions)
@@ -79,11 +79,25 @@ enum ScanCommand {
     do {
       try ScanReportWriter.write(report, as: parsed.format, to: output, io: io)
     } catch {
-      io.writeError("canary scan: \(error)\n")
+      complain("\(error)", io)
       return ExitStatus.usage
     }
-    for reason in run.problems { io.writeError("canary scan: \(reason)\n") }
+    for reason in run.problems { complain(reason, io) }
     return exitStatus(for: report, unreadable: !run.problems.isEmpty)
+  }
+
+  /// Writes one line on standard error, with any control character escaped (`\x1B`) so that
+  /// text from the command line or a file name cannot drive the terminal.
+  static func complain(_ message: String, _ io: CommandIO) {
+    var line = "canary scan: "
+    for scalar in message.unicodeScalars {
+      if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
+        line += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+      } else {
+        line.unicodeScalars.append(scalar)
+      }
+    }
+    io.writeError(line + "\n")
   }
 
   /// Leak (1) beats error (2) beats inconclusive (3) beats clean (0).

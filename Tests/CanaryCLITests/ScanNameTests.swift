@@ -70,4 +70,17 @@ import Testing
     #expect(result.status == ExitStatus.usage)
     #expect(result.error.contains("No such file or directory"))
   }
+
+  @Test func controlCharactersInAnyMessageAreEscaped() async throws {
+    let workspace = try ScanWorkspace()
+    defer { workspace.remove() }
+    let option = await workspace.scan(["--\u{1B}]0;title\u{07}", "x"])
+    #expect(option.status == ExitStatus.usage)
+    #expect(option.error.contains(#"unknown option '--\x1B]0;title\x07'"#))
+    let short = try workspace.write("m.json", #"{"canaries": [{"value": "\u001b[2Jab", "location": "x"}]}"#)
+    let value = await workspace.scan(["--manifest", short, "x"])
+    #expect(value.status == ExitStatus.usage)
+    #expect(value.error.contains(#"\x1B[2Jab"#))
+    for text in [option.error, value.error] { #expect(!text.contains("\u{1B}")) }
+  }
 }
