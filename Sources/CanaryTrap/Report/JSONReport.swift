@@ -13,6 +13,33 @@ extension LeakReport {
   }
 }
 
+extension LeakReport {
+  /// Writes the pretty-printed JSON report (the same bytes as ``jsonData(prettyPrinted:)``) in
+  /// pieces: the document around `leaks`, then one finding at a time, so a report with many
+  /// findings is never held whole in memory.
+  package func streamJSON(_ emit: (Data) throws -> Void) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let frame = String(
+      decoding: try encoder.encode(JSONReportDocument(self, listingLeaks: false)), as: UTF8.self)
+    let opening = "  \"leaks\" : [\n"
+    guard !findings.isEmpty, let split = frame.range(of: opening + "\n  ]") else {
+      return try emit(Data(frame.utf8))
+    }
+    try emit(Data((frame[..<split.lowerBound] + opening).utf8))
+    for (index, finding) in findings.enumerated() {
+      let single = LeakReport(title: "", canaries: [], findings: [finding])
+      let element = try encoder.encode(JSONReportDocument(single).leaks)
+      // `[\n  {…}\n]` at the top level: drop the brackets and indent one level deeper.
+      let lines = String(decoding: element, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false)
+      let body = lines.dropFirst().dropLast().map { "  " + $0 }.joined(separator: "\n")
+      try emit(Data(((index == 0 ? "" : ",\n") + body).utf8))
+    }
+    try emit(Data(("\n  ]" + frame[split.upperBound...]).utf8))
+  }
+}
+
 /// The encodable shape of the JSON report.
 struct JSONReportDocument: Encodable {
   struct CanaryRef: Encodable {
@@ -68,11 +95,11 @@ struct JSONReportDocument: Encodable {
   let undelivered: [Undelivered]
   let errors: [String]
 
-  init(_ report: LeakReport) {
+  init(_ report: LeakReport, listingLeaks: Bool = true) {
     clean = report.isClean
     verdict = report.verdict.rawValue
     title = report.title
-    leaks = report.findings.map {
+    leaks = (listingLeaks ? report.findings : []).map {
       Leak(
         canary: CanaryRef($0.canary), encoding: $0.encoding, source: $0.source, line: $0.line,
         column: $0.column, offset: $0.offset, excerpt: $0.excerpt)

@@ -82,3 +82,21 @@ import Testing
     }
   }
 }
+
+/// The streamed JSON report is byte for byte the rendered one.
+@Suite struct StreamedJSONTests {
+  @Test(arguments: [0, 1, 7])
+  func streamingWritesTheSameBytes(lines: Int) throws {
+    var text = "title \"quoted\" / slash\n"
+    for index in 0..<lines { text += "line \(index) token=\(FindingsCapTests.token.value)\n" }
+    let (found, source) = FindingsCapTests.scanner(cap: 5).scan(
+      SinkContent.bytes(Data(text.utf8), name: "a/b.log"))
+    let report = LeakReport(
+      title: "t \"x\" </script>", canaries: [FindingsCapTests.token, FindingsCapTests.other], findings: found,
+      sources: [source, ScannedSource(name: "gone", bytes: 0, status: .failed(reason: "no"))], errors: ["e"])
+    var pieces: [Data] = []
+    try report.streamJSON { pieces.append($0) }
+    #expect(pieces.reduce(Data(), +) == report.rendered(as: .json))
+    #expect(pieces.count == (found.isEmpty ? 1 : found.count + 2))
+  }
+}
