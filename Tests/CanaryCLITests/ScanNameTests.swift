@@ -12,7 +12,8 @@ import Testing
 
 /// File names are bytes: names that are not UTF-8 are scanned, in directories and as arguments,
 /// and control bytes in names are escaped wherever they are shown.
-@Suite struct ScanNameTests {
+@Suite(.enabled(if: fileSystemTakesAnyBytes, "this file system refuses names that are not UTF-8"))
+struct ScanNameTests {
   let leak = "X-Session: \(ScanWorkspace.canary.value)\n"
   /// `odd<FF><ESC>[31m.log`: invalid UTF-8 and a terminal escape.
   static let oddName: [UInt8] = Array("odd".utf8) + [0xFF, 0x1B] + Array("[31m.log".utf8)
@@ -70,7 +71,10 @@ import Testing
     #expect(result.status == ExitStatus.usage)
     #expect(result.error.contains("No such file or directory"))
   }
+}
 
+/// Control characters in anything `canary scan` writes to standard error are escaped.
+@Suite struct ScanMessageEscapingTests {
   @Test func controlCharactersInAnyMessageAreEscaped() async throws {
     let workspace = try ScanWorkspace()
     defer { workspace.remove() }

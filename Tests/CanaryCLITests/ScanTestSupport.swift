@@ -4,6 +4,12 @@ import Testing
 
 @testable import CanaryCLI
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A temporary directory with a manifest of one canary, for the `canary scan` tests.
 struct ScanWorkspace {
   static let canary = Canary(
@@ -47,6 +53,22 @@ struct ScanWorkspace {
   }
 }
 
+/// Whether the file system here accepts names that are not UTF-8 (Linux file systems do; APFS
+/// refuses them), probed by creating one.
+let fileSystemTakesAnyBytes: Bool = {
+  let name = FileManager.default.temporaryDirectory.path + "/probe-\(UUID().uuidString)-"
+  let bytes = Array(name.utf8) + [0xFF, 0]
+  let fd = bytes.withUnsafeBufferPointer { buffer in
+    buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
+  }
+  guard fd >= 0 else { return false }
+  close(fd)
+  _ = bytes.withUnsafeBufferPointer { buffer in
+    buffer.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) }
+  }
+  return true
+}()
+
 /// Runs the built `canary` executable through `/bin/sh`, so a test can close or redirect its
 /// real descriptors; `$CANARY` names the executable. Bounded by `timeout`.
 enum CanaryProcess {
@@ -61,7 +83,11 @@ enum CanaryProcess {
   static func run(_ script: String, in directory: URL, seconds: Int = 20) throws -> Outcome {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "cd \"$WORKDIR\" && timeout \(seconds) sh -c '\(script)'"]
+    process.arguments = [
+      "-c",
+      "cd \"$WORKDIR\" && if command -v timeout >/dev/null 2>&1; then timeout \(seconds) sh -c '\(script)';"
+        + " else sh -c '\(script)'; fi",
+    ]
     var environment = ProcessInfo.processInfo.environment
     environment["CANARY"] = try #require(ServeBinary.url).path
     environment["WORKDIR"] = directory.path
