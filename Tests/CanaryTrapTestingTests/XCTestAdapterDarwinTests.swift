@@ -1,7 +1,9 @@
 // The Apple-only branch of CanaryTrapTestCase: failures recorded as `XCTIssue`s with a source
-// code context. Apple's XCTest runs a case made with `init(selector:)`; swift-corelibs-xctest
-// (Linux) has neither that initializer nor `XCTIssue` recording through `record(_:)`, so these
-// compile and run on Apple platforms only (see XCTestAdapterTests for the Linux branch).
+// code context. Apple's XCTest runs a case made with `init(selector:)`, which
+// swift-corelibs-xctest (Linux) lacks, and on Linux the adapter records through
+// `recordFailure(withDescription:inFile:atLine:expected:)` instead (see XCTestAdapterTests), so
+// these compile and run on Apple platforms only. Not yet run: written against Apple's XCTest
+// documentation (XCTIssue, XCTSourceCodeContext, XCTSourceCodeLocation, XCTestCase.record(_:)).
 #if canImport(XCTest) && canImport(Darwin)
   import CanaryTrapTesting
   import XCTest
@@ -10,7 +12,7 @@
   /// are run by ``CanaryTrapTestCaseIssueTests``; it keeps the issues it records.
   final class IssueScenarioCase: CanaryTrapTestCase {
     struct Recorded {
-      var type: XCTIssueReference.IssueType
+      var type: XCTIssue.IssueType
       var description: String
       var file: String?
       var line: Int?
@@ -21,8 +23,8 @@
 
     override var canaryTrapConfiguration: CanaryTrap.Configuration { AdapterScenario.quiet }
 
-    /// Keeps the issue instead of reporting it: `record(_: XCTIssue)` ends here.
-    override func record(_ issue: XCTIssueReference) {
+    /// Keeps the issue instead of reporting it: the adapter's `record(_:)` calls end here.
+    override func record(_ issue: XCTIssue) {
       let location = issue.sourceCodeContext.location
       recorded.append(
         Recorded(
