@@ -94,4 +94,11 @@ public enum CanaryLocation: Sendable, Hashable {
     if case .responseCookie(let name) = self { return .requestCookie(name) }
     return nil
   }
+
+  /// The location as findings name it: the string form, followed by `(re-sent as …)` for a
+  /// location a cookie store sends back, such as
+  /// `response.cookie[session_id] (re-sent as request.cookie[session_id])`.
+  public var findingName: String {
+    resentAs.map { "\(description) (re-sent as \($0))" } ?? description
+  }
 }

@@ -23,7 +23,7 @@ extension RequestKind {
   /// every stored cookie of a host whatever its path, in place of the app's own `Cookie` header, so
   /// a cookie for 127.0.0.1 would reach every other kind's requests (and those of scopes running in
   /// parallel on the same session); one for `localhost` reaches only sign-in requests, and the
-  /// sign-out removes it from the store. Its delivery is proven by the re-send
+  /// sign-out replaces it in the store with a placeholder that expires a minute later. Its delivery is proven by the re-send
   /// (``DeliveryProof/resentByCookieStore``): a finding is named `response.cookie[session_id]`,
   /// re-sent as `request.cookie[session_id]`.
   public static let signIn = RequestKind(
@@ -44,12 +44,15 @@ extension RequestKind {
       .post, p.path("login"),
       respond: .json(tokens).header("Set-Cookie", "session_id=\(session); Path=\(p.route); HttpOnly"))
     p.server.on(.get, p.path("me"), respond: .json(#"{"signed_in":true}"#))
-    // Expires alone: FoundationNetworking ignores Max-Age on a version-0 cookie, and a Max-Age
-    // would make it ignore Expires too.
-    p.server.on(
-      .post, p.path("logout"),
-      respond: .json(#"{"signed_out":true}"#).header(
-        "Set-Cookie", "session_id=; Path=\(p.route); Expires=Thu, 01 Jan 1970 00:00:00 GMT"))
+    // The sign-out replaces the session with a placeholder that holds no canary and expires a
+    // minute later: a cookie-store sink still finds the route (and the tracer) in its Path, so it
+    // heard the run. Expires alone: FoundationNetworking ignores Max-Age on a version-0 cookie,
+    // and a Max-Age would make it ignore Expires too.
+    p.server.on(.post, p.path("logout")) { _ in
+      .json(#"{"signed_out":true}"#).header(
+        "Set-Cookie",
+        "session_id=signed-out; Path=\(p.route); Expires=\(httpDate(Date().addingTimeInterval(60)))")
+    }
     let login = p.request(
       "POST", p.cookieURL(p.path("login")), headers: [("Content-Type", "application/json")],
       body: try jsonData(["email": email, "password": password]))
@@ -90,6 +93,15 @@ extension RequestKind {
       return [p.request("GET", p.url(p.path("profile")))]
     }
   }
+}
+
+/// `date` as an RFC 1123 HTTP date, such as `Sun, 06 Nov 1994 08:49:37 GMT`.
+func httpDate(_ date: Date) -> String {
+  let formatter = DateFormatter()
+  formatter.locale = Locale(identifier: "en_US_POSIX")
+  formatter.timeZone = TimeZone(identifier: "GMT")
+  formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+  return formatter.string(from: date)
 }
 
 /// A kind that could not plant its canaries, with the reason.

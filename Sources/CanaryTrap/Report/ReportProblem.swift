@@ -58,7 +58,7 @@ extension LeakFinding {
   /// A sentence such as `canary planted in request.header[X-Session] leaked into stdout,
   /// base64-encoded, at line 3 col 17: "…excerpt…"`.
   public var message: String {
-    "canary planted in \(canary.location) leaked into \(source), \(encodingPhrase),"
+    "canary planted in \(canary.location.findingName) leaked into \(source), \(encodingPhrase),"
       + " at line \(line) col \(column): \"\(excerpt)\""
   }
 

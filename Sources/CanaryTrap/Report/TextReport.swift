@@ -65,7 +65,7 @@ extension LeakReport {
     var lines = ["", "Findings (\(findings.count)):"]
     for (index, finding) in findings.enumerated() {
       lines.append(
-        "  \(index + 1). \(finding.canary.location) -> \(finding.source), \(finding.encoding),"
+        "  \(index + 1). \(finding.canary.location.findingName) -> \(finding.source), \(finding.encoding),"
           + " line \(finding.line):\(finding.column)")
       lines.append("     excerpt: \(finding.excerpt)")
     }
