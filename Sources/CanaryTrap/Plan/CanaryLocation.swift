@@ -95,10 +95,9 @@ public enum CanaryLocation: Sendable, Hashable {
     return nil
   }
 
-  /// The location as findings name it: the string form, followed by `(re-sent as …)` for a
-  /// location a cookie store sends back, such as
-  /// `response.cookie[session_id] (re-sent as request.cookie[session_id])`.
-  public var findingName: String {
-    resentAs.map { "\(description) (re-sent as \($0))" } ?? description
+  /// What findings add after the place of a leak of a location a cookie store sends back, such
+  /// as ` (set by the response, re-sent as request.cookie[session_id])`; empty for other locations.
+  public var resentNote: String {
+    resentAs.map { " (set by the response, re-sent as \($0))" } ?? ""
   }
 }

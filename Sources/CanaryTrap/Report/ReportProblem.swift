@@ -58,8 +58,8 @@ extension LeakFinding {
   /// A sentence such as `canary planted in request.header[X-Session] leaked into stdout,
   /// base64-encoded, at line 3 col 17: "…excerpt…"`.
   public var message: String {
-    "canary planted in \(canary.location.findingName) leaked into \(source), \(encodingPhrase),"
-      + " at line \(line) col \(column): \"\(excerpt)\""
+    "canary planted in \(canary.location) leaked into \(source), \(encodingPhrase),"
+      + " at line \(line) col \(column)\(canary.location.resentNote): \"\(excerpt)\""
   }
 
   /// The encoding as words: `base64-encoded`, `in plain text`, `hashed (sha256-hex)`.

@@ -65,8 +65,8 @@ extension LeakReport {
     var lines = ["", "Findings (\(findings.count)):"]
     for (index, finding) in findings.enumerated() {
       lines.append(
-        "  \(index + 1). \(finding.canary.location.findingName) -> \(finding.source), \(finding.encoding),"
-          + " line \(finding.line):\(finding.column)")
+        "  \(index + 1). \(finding.canary.location) -> \(finding.source), \(finding.encoding),"
+          + " line \(finding.line):\(finding.column)\(finding.canary.location.resentNote)")
       lines.append("     excerpt: \(finding.excerpt)")
     }
     return lines

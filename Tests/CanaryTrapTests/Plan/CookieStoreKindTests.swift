@@ -59,7 +59,10 @@ struct CookieStoreKindTests {
     #expect(report.leakedLocations == [.responseCookie("session_id")])
     #expect(report.leakedLocations.first?.resentAs == .requestCookie("session_id"))
     let text = String(decoding: report.rendered(as: .text), as: UTF8.self)
-    #expect(text.contains("response.cookie[session_id] (re-sent as request.cookie[session_id])"))
+    #expect(text.contains("(set by the response, re-sent as request.cookie[session_id])"))
+    #expect(
+      report.findings.first?.message.hasSuffix(
+        "(set by the response, re-sent as request.cookie[session_id]): \"\(report.findings[0].excerpt)\"") == true)
   }
 
   @Test("a transport that keeps no cookies leaves the session cookie undelivered, saying why")
