@@ -38,7 +38,9 @@ public struct DeliveryProof: Sendable {
     let value = canary.value
     if evidence.sent.contains(where: { $0.headers.contains { $0.value.contains(value) } }) {
       return .undelivered(
-        reason: "a request handed to the transport already carried it, so its re-send by a cookie store is unproven")
+        reason:
+          "a request handed to the transport already carried it, so its re-send by a cookie store is unproven"
+      )
     }
     let resent = evidence.received.contains { request in
       RequestInspection(request: request).cookies.contains { $0 == (name, value) }

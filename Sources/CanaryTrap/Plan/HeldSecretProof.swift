@@ -16,8 +16,9 @@ enum HeldSecretProof {
         reason: "the server received no request, so its absence from the wire proves nothing")
     }
     let scanner = LeakScanner(canaries: [canary])
-    if let carrier = evidence.received.first(where: { !scanner.scan(wireBytes(of: $0), source: wireSource).isEmpty })
-    {
+    if let carrier = evidence.received.first(where: {
+      !scanner.scan(wireBytes(of: $0), source: wireSource).isEmpty
+    }) {
       return .undelivered(
         reason:
           "the client sent it to the server (\(carrier.method) \(carrier.path)), which a held secret must never do: reported as a leak in source \(wireSource)"

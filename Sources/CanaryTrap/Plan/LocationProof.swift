@@ -30,7 +30,8 @@ enum LocationProof {
     case .requestCredential(let header, let part):
       let carrying = received.filter { !$0.request.headers.values(for: header).isEmpty }
       return seen(
-        { $0.basicCredentials(in: header)?[part] == value }, dropped: "the Basic \(part.rawValue) of header \(header)",
+        { $0.basicCredentials(in: header)?[part] == value },
+        dropped: "the Basic \(part.rawValue) of header \(header)",
         because: carrying.isEmpty
           ? "the transport dropped header \(header)"
           : "header \(header) arrived, but not with it as its Basic \(part.rawValue)")
@@ -53,7 +54,8 @@ enum LocationProof {
         { urlPart(part, in: $0, is: value) },
         dropped: "\(describe(part)) of the request following redirect \(hop)",
         because:
-          "the transport neither followed redirect \(hop) nor returned its Location to the app, or changed it")
+          "the transport neither followed redirect \(hop) nor returned its Location to the app, or changed it"
+      )
     case .responseHeader, .responseCookie, .responseBody, .finalURL, .responseLocation:
       return responseStatus(of: canary, in: evidence)
     case .clientHeld:

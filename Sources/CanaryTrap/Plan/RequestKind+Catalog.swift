@@ -5,7 +5,8 @@ extension RequestKind {
       getQuery, postJSON, postForm, multipartUpload, plainText, xml, basicAuthUserinfo, basicAuthHeader,
       proxyAuthorization, authHeaders, requestCookies, signIn,
     ] + redirects + [
-      redirectChain, createdLocation, unauthorized, serverError, responseHeader, shapes, pathParameter, fragment,
+      redirectChain, createdLocation, unauthorized, serverError, responseHeader, shapes, pathParameter,
+      fragment,
     ]
   }
 

@@ -78,12 +78,14 @@ extension RequestKind {
         .name: "other_host_session", .value: value, .domain: "other-host.invalid", .path: "/",
       ]
       guard let cookie = HTTPCookie(properties: properties) else {
-        throw KindPlantingError(kind: p.kindName, reason: "HTTPCookie refused the planted cookie's properties")
+        throw KindPlantingError(
+          kind: p.kindName, reason: "HTTPCookie refused the planted cookie's properties")
       }
       store.storage.setCookie(cookie)
       guard (store.storage.cookies ?? []).contains(where: { $0.value == value }) else {
         throw KindPlantingError(
-          kind: p.kindName, reason: "the cookie storage did not keep the planted cookie (accept policy never?)")
+          kind: p.kindName,
+          reason: "the cookie storage did not keep the planted cookie (accept policy never?)")
       }
       let held = CookieReference(cookie: cookie)
       p.server.on(.get, p.path("profile")) { _ in

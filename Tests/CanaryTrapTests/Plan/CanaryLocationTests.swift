@@ -44,7 +44,8 @@ import Testing
 
   @Test("new location families are their own, and a response cookie is re-sent as a request cookie")
   func newFamilies() {
-    #expect(CanaryLocation.requestCredential(header: "Authorization", .user).family == "request.header.basic.user")
+    #expect(
+      CanaryLocation.requestCredential(header: "Authorization", .user).family == "request.header.basic.user")
     #expect(
       CanaryLocation.requestCredential(header: "Authorization", .password).family
         == "request.header.basic.password")
@@ -55,7 +56,9 @@ import Testing
     #expect(CanaryLocation.requestCredential(header: "Authorization", .user).isRequestSide)
     #expect(!CanaryLocation.clientHeld("k").isRequestSide)
     // A header with an unknown credential part stays custom, verbatim.
-    #expect(CanaryLocation("request.header[Authorization].basic.token") == .custom("request.header[Authorization].basic.token"))
+    #expect(
+      CanaryLocation("request.header[Authorization].basic.token")
+        == .custom("request.header[Authorization].basic.token"))
   }
 
   @Test func namesWithBracketsAndBackslashesRoundTrip() {

@@ -48,8 +48,9 @@ struct CookieStoreKindTests {
       return Transport { request in
         // Logs the Cookie header the store is about to add, as a debugging client might.
         if let url = request.url, let cookies = storage.cookies(for: url), !cookies.isEmpty {
-          log.write("→ \(LocationTransports.route(request)) Cookie: "
-            + (HTTPCookie.requestHeaderFields(with: cookies)["Cookie"] ?? ""))
+          log.write(
+            "→ \(LocationTransports.route(request)) Cookie: "
+              + (HTTPCookie.requestHeaderFields(with: cookies)["Cookie"] ?? ""))
         }
         return try await Transport.urlSession(session).send(request)
       }
@@ -62,7 +63,8 @@ struct CookieStoreKindTests {
     #expect(text.contains("(set by the response, re-sent as request.cookie[session_id])"))
     #expect(
       report.findings.first?.message.hasSuffix(
-        "(set by the response, re-sent as request.cookie[session_id]): \"\(report.findings[0].excerpt)\"") == true)
+        "(set by the response, re-sent as request.cookie[session_id]): \"\(report.findings[0].excerpt)\"")
+        == true)
   }
 
   @Test("a transport that keeps no cookies leaves the session cookie undelivered, saying why")

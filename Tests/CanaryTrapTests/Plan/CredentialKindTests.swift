@@ -45,7 +45,8 @@ struct CredentialKindTests {
     ) { TestTransports.leaky(.urlSession(session), into: $0.memoryLog()) }
     #expect(
       Set(leaky.report?.leakedLocations ?? []) == [
-        .requestCredential(header: "Authorization", .user), .requestCredential(header: "Authorization", .password),
+        .requestCredential(header: "Authorization", .user),
+        .requestCredential(header: "Authorization", .password),
         .requestCredential(header: "Proxy-Authorization", .user),
         .requestCredential(header: "Proxy-Authorization", .password),
       ])
@@ -53,7 +54,8 @@ struct CredentialKindTests {
 
   /// Sends a userinfo URL the way URLSession on Apple platforms does: without credentials first,
   /// answering the server's Basic challenge with the URL's user and password.
-  private static func challengeAnswering(_ session: URLSession, _ delegate: TestSessionDelegate) -> Transport {
+  private static func challengeAnswering(_ session: URLSession, _ delegate: TestSessionDelegate) -> Transport
+  {
     Transport { request in
       var stripped = request
       if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
@@ -178,7 +180,8 @@ struct CredentialKindTests {
     #expect(trap.proveDelivery().allSatisfy { !$0.isDelivered })
     let second = try RawClient(port: trap.server.port)
     let basic = Data("\(user):\(password)".utf8).base64EncodedString()
-    second.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(basic)\r\nConnection: close\r\n\r\n")
+    second.send(
+      "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(basic)\r\nConnection: close\r\n\r\n")
     #expect(second.readToEnd().text.hasPrefix("HTTP/1.1 200"))
     let deliveries = trap.proveDelivery()
     #expect(deliveries.count == 2 && deliveries.allSatisfy(\.isDelivered))

@@ -63,7 +63,8 @@ struct NewLocationProofTests {
     // Proxy-Authorization is read the same way, the password after the first colon.
     let proxy = request(headers: ["Proxy-Authorization": basic("u", "a:\(value)")])
     #expect(
-      status(.requestCredential(header: "Proxy-Authorization", .password), value: "a:\(value)", received: [proxy])
+      status(
+        .requestCredential(header: "Proxy-Authorization", .password), value: "a:\(value)", received: [proxy])
         == .delivered)
   }
 
@@ -105,10 +106,13 @@ struct NewLocationProofTests {
     let held = CanaryLocation.clientHeld("keychain-token")
     #expect(status(held, received: [request()]) == .delivered)
     #expect(
-      status(held) == .undelivered(reason: "the server received no request, so its absence from the wire proves nothing"))
+      status(held)
+        == .undelivered(reason: "the server received no request, so its absence from the wire proves nothing")
+    )
     // Present on the wire, raw or encoded: the proof fails and says so.
     let raw = RecordedRequest(
-      method: "GET", target: "/t/k/x", headers: ["X-Key": value], raw: Data("GET /t/k/x HTTP/1.1\r\nX-Key: \(value)\r\n\r\n".utf8))
+      method: "GET", target: "/t/k/x", headers: ["X-Key": value],
+      raw: Data("GET /t/k/x HTTP/1.1\r\nX-Key: \(value)\r\n\r\n".utf8))
     guard case .undelivered(let reason) = status(held, received: [request(), raw]) else {
       Issue.record("a held secret on the wire was taken as proven")
       return

@@ -40,12 +40,14 @@ struct UnfollowedLocationTests {
     let delegate = TestSessionDelegate(followRedirects: false)
     let session = LocationTransports.session(delegate: delegate)
     let careful = await CanaryTrap.matrix(
-      title: "redirects-off-careful", configuration: .init(captureStandardStreams: false), kinds: [.redirect(302)]
+      title: "redirects-off-careful", configuration: .init(captureStandardStreams: false),
+      kinds: [.redirect(302)]
     ) { TestTransports.routeOnly(.urlSession(session), into: $0.memoryLog()) }
     #expect(careful.undelivered.map { "\($0.canary.location): \($0.status)" } == [])
     #expect(careful.report?.verdict == .clean)
     let leaky = await CanaryTrap.matrix(
-      title: "redirects-off-leaky", configuration: .init(captureStandardStreams: false), kinds: [.redirect(302)]
+      title: "redirects-off-leaky", configuration: .init(captureStandardStreams: false),
+      kinds: [.redirect(302)]
     ) { LocationTransports.logging(.urlSession(session), into: $0.memoryLog(), describe: Self.logLocation) }
     #expect(
       Set(leaky.report?.leakedLocations ?? []) == [
@@ -67,7 +69,10 @@ struct UnfollowedLocationTests {
     let report = try #require(result.report)
     #expect(result.undelivered.map { "\($0.canary.location): \($0.status)" } == [])
     #expect(report.verdict == .clean)
-    #expect(result.coverage.filter { $0.kind == "held-cookie" }.map(\.location) == [.clientHeld("other-host-cookie")])
+    #expect(
+      result.coverage.filter { $0.kind == "held-cookie" }.map(\.location) == [
+        .clientHeld("other-host-cookie")
+      ])
     #expect(!(storage.cookies ?? []).contains { $0.name == "other_host_session" })
   }
 
@@ -76,7 +81,8 @@ struct UnfollowedLocationTests {
     let session = TestTransports.session()
     let storage = try #require(session.configuration.httpCookieStorage)
     let result = await CanaryTrap.matrix(
-      title: "held-wire", configuration: .init(captureStandardStreams: false), kinds: [.heldCookie(in: storage)]
+      title: "held-wire", configuration: .init(captureStandardStreams: false),
+      kinds: [.heldCookie(in: storage)]
     ) { trap in
       let careless = Transport { request in
         var withAll = request
@@ -102,7 +108,8 @@ struct UnfollowedLocationTests {
     let session = TestTransports.session()
     let storage = try #require(session.configuration.httpCookieStorage)
     let result = await CanaryTrap.matrix(
-      title: "held-log", configuration: .init(captureStandardStreams: false), kinds: [.heldCookie(in: storage)]
+      title: "held-log", configuration: .init(captureStandardStreams: false),
+      kinds: [.heldCookie(in: storage)]
     ) { trap in
       let log = trap.memoryLog()
       return Transport { request in
