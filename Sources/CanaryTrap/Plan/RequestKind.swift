@@ -121,7 +121,9 @@ public final class KindPlanter: Sendable {
   /// Like ``url(_:query:fragment:)``, on ``cookieHost``.
   public func cookieURL(_ path: String, query: [(String, String)] = []) -> URL {
     let url = self.url(path, query: query)
-    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+    guard cookieHost != url.host,
+      var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    else { return url }
     components.host = cookieHost
     return components.url ?? url
   }

@@ -72,6 +72,20 @@ struct MatrixDeliveryTests {
     let byLocation = Dictionary(grouping: result.coverage, by: \.location.description)
     #expect(byLocation.filter { $0.value.count > 1 }.keys.sorted() == [])
     #expect(result.coverage.count > 60)
+    // Twin: the same check catches a catalog where two kinds plant the same location.
+    let twin = RequestKind(
+      name: "get-query-twin", summary: "get-query again", plant: RequestKind.getQuery.plant)
+    let doubled = await CanaryTrap.matrix(
+      title: "two-per-location", configuration: .init(captureStandardStreams: false),
+      kinds: [.getQuery, twin]
+    ) {
+      TestTransports.routeOnly(.urlSession(TestTransports.session()), into: $0.memoryLog())
+    }
+    let doubledByLocation = Dictionary(grouping: doubled.coverage, by: \.location.description)
+    #expect(
+      doubledByLocation.filter { $0.value.count > 1 }.keys.sorted() == [
+        "request.url.query[email]", "request.url.query[session]",
+      ])
   }
 
   @Test("a transport that strips a header makes the run inconclusive, naming that canary")
