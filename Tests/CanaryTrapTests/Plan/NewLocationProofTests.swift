@@ -82,6 +82,9 @@ struct NewLocationProofTests {
     #expect(
       status(.responseLocation(.query("token")), returned: [elsewhere])
         == .undelivered(reason: "the transport never returned it in the Location's query item token"))
+    #expect(
+      status(.responseLocation(.path(3)))
+        == .undelivered(reason: "the server received no request, so no response carried it"))
     // A relative Location resolves against the response URL.
     let relative = try response(["Location": "/t/k/items/\(value)"])
     #expect(status(.responseLocation(.path(3)), returned: [relative]) == .delivered)
