@@ -54,8 +54,8 @@ struct FileIdentity: Hashable, Sendable {
   let inode: UInt64
 
   init(_ info: stat) {
-    device = UInt64(truncatingIfNeeded: info.st_dev)
-    inode = UInt64(truncatingIfNeeded: info.st_ino)
+    device = StatIdentity.key(info.st_dev)
+    inode = StatIdentity.key(info.st_ino)
   }
 
   /// The identity of an open descriptor, if it can be read.

@@ -69,42 +69,44 @@ let fileSystemTakesAnyBytes: Bool = {
   return true
 }()
 
-/// Runs the built `canary` executable through `/bin/sh`, so a test can close or redirect its
-/// real descriptors; `$CANARY` names the executable. Bounded by `timeout`.
-enum CanaryProcess {
-  struct Outcome {
-    var status: Int32
-    var output: String
-    var error: String
-    /// Whether the process died of a signal (a crash) rather than exiting.
-    var crashed: Bool
-  }
+#if os(macOS) || os(Linux)
+  /// Runs the built `canary` executable through `/bin/sh`, so a test can close or redirect its
+  /// real descriptors; `$CANARY` names the executable. Bounded by `timeout`.
+  enum CanaryProcess {
+    struct Outcome {
+      var status: Int32
+      var output: String
+      var error: String
+      /// Whether the process died of a signal (a crash) rather than exiting.
+      var crashed: Bool
+    }
 
-  static func run(_ script: String, in directory: URL, seconds: Int = 20) throws -> Outcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = [
-      "-c",
-      "cd \"$WORKDIR\" && if command -v timeout >/dev/null 2>&1; then timeout \(seconds) sh -c '\(script)';"
-        + " else sh -c '\(script)'; fi",
-    ]
-    var environment = ProcessInfo.processInfo.environment
-    environment["CANARY"] = try #require(ServeBinary.url).path
-    environment["WORKDIR"] = directory.path
-    process.environment = environment
-    let output = directory.appendingPathComponent("process-stdout.txt")
-    let errorFile = directory.appendingPathComponent("process-stderr.txt")
-    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    process.standardOutput = try FileHandle(forWritingTo: output)
-    process.standardError = try FileHandle(forWritingTo: errorFile)
-    try process.run()
-    process.waitUntilExit()
-    let status = process.terminationStatus
-    return Outcome(
-      status: status,
-      output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
-      error: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "",
-      crashed: process.terminationReason == .uncaughtSignal || status > 128)
+    static func run(_ script: String, in directory: URL, seconds: Int = 20) throws -> Outcome {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = [
+        "-c",
+        "cd \"$WORKDIR\" && if command -v timeout >/dev/null 2>&1; then timeout \(seconds) sh -c '\(script)';"
+          + " else sh -c '\(script)'; fi",
+      ]
+      var environment = ProcessInfo.processInfo.environment
+      environment["CANARY"] = try #require(CanaryExecutableLookup.shared.url).path
+      environment["WORKDIR"] = directory.path
+      process.environment = environment
+      let output = directory.appendingPathComponent("process-stdout.txt")
+      let errorFile = directory.appendingPathComponent("process-stderr.txt")
+      _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+      process.standardOutput = try FileHandle(forWritingTo: output)
+      process.standardError = try FileHandle(forWritingTo: errorFile)
+      try process.run()
+      process.waitUntilExit()
+      let status = process.terminationStatus
+      return Outcome(
+        status: status,
+        output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
+        error: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "",
+        crashed: process.terminationReason == .uncaughtSignal || status > 128)
+    }
   }
-}
+#endif
