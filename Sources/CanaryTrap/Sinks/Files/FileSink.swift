@@ -6,8 +6,10 @@ import Foundation
 /// By default only what was written during the scope is scanned: files created since ``begin()``
 /// whole, and the bytes beyond each existing file's size at ``begin()``; a file truncated or
 /// replaced or rewritten in place since then is scanned whole (a rewrite is noticed by hashing up
-/// to 4 KiB at each end of the old content). Findings are named `file:` and the file's path relative
-/// to `base` (or to the watched path's parent directory), such as `file:logs/app.log`.
+/// to 4 KiB at each end of the old content). Findings are named after the sink and the file's path
+/// relative to `base`, or, without one, to the watched directory (the deepest directory holding
+/// every watched path), such as `file:app.log` or `har:export.har`: names hold no temporary
+/// directory, so a report reads the same in every run.
 ///
 /// A file that existed during the scope but is gone when it ends, or cannot be read, is still
 /// returned as content: the scanner then reports that source as failed, naming the file, while
@@ -26,6 +28,7 @@ public final class FileSink: LeakSink, ImmediatelyBeginningSink {
   /// How much of each file is scanned.
   public let coverage: Coverage
   private let targets: [FileTarget]
+  private let base: String?
   /// What each open window saw at its beginning.
   private let snapshots = Locked<[SinkWindow: [String: Snapshot]]>([:])
 
@@ -44,6 +47,7 @@ public final class FileSink: LeakSink, ImmediatelyBeginningSink {
   ) {
     self.name = name
     self.coverage = coverage
+    self.base = base?.standardizedFileURL.path
     self.targets = paths.map { FileTarget($0, base: base?.standardizedFileURL.path) }
   }
 
@@ -119,8 +123,9 @@ public final class FileSink: LeakSink, ImmediatelyBeginningSink {
   private func resolveAll() -> [FileTarget.Match] {
     var unique: [String: FileTarget.Match] = [:]
     var order: [String] = []
+    let namingRoot = FileTarget.namingRoot(of: targets.map(\.root), base: base)
     for target in targets {
-      for match in target.resolve() where unique[match.path] == nil {
+      for match in target.resolve(namingRoot: namingRoot) where unique[match.path] == nil {
         unique[match.path] = match
         order.append(match.path)
       }
