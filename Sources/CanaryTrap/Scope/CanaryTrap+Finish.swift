@@ -37,7 +37,8 @@ extension CanaryTrap {
         var scanned: [ScannedSource] = []
         var heardTracerOrCanary = false
         for content in contents {
-          let (found, source) = scanner.scan(content)
+          let (found, source) = scanner.scan(
+            SinkContent(name: stableName(content.name), storage: content.storage))
           findings += found.filter { $0.canary.value != tracer }
           heardTracerOrCanary = heardTracerOrCanary || !found.isEmpty
           scanned.append(source)
@@ -62,6 +63,28 @@ extension CanaryTrap {
       deliveries: deliveries, errors: errors, sourceLocation: sourceLocation)
     writeReportIfAsked(report)
     return report
+  }
+
+  /// `name` with this run's server address written `{server}`, its tracer `{tracer}` and each of
+  /// its canaries `{canary}` (a URL cache names entries by URL), so a name reads the same in
+  /// every run and never holds a secret.
+  func stableName(_ name: String) -> String {
+    var stable = name
+    for (text, label) in [(baseURL.absoluteString, "{server}"), (tracer, "{tracer}")]
+    where stable.contains(text) {
+      stable = stable.replacingOccurrences(of: text, with: label)
+    }
+    for value in canaries.canaries.map(\.value) {
+      let forms =
+        [value]
+        + [CharacterSet.urlQueryAllowed, .urlPathAllowed, .alphanumerics].compactMap {
+          value.addingPercentEncoding(withAllowedCharacters: $0)
+        }
+      for form in Set(forms) where stable.contains(form) {
+        stable = stable.replacingOccurrences(of: form, with: "{canary}")
+      }
+    }
+    return stable
   }
 
   /// Writes the report in every format to the configured directory under a unique name.

@@ -48,4 +48,18 @@ struct StableSourceNameTests {
     #expect(second.sources.map(\.name) == first.sources.map(\.name))
     #expect(first.verdict == .leaky && second.verdict == .leaky)
   }
+
+  @Test(
+    "a source named by a URL of the run (a URL cache entry) shows the server, tracer and canaries as labels")
+  func urlNamedSource() async throws {
+    let configuration = CanaryTrap.Configuration(captureStandardStreams: false, reportDirectory: nil)
+    let (_, report) = await CanaryTrap.withScope(title: "stable", configuration: configuration) { trap in
+      let email = trap.canary(.email, at: .requestURL(.query("email")))
+      let query = email.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? email
+      let url = "\(trap.baseURL.absoluteString)/\(trap.tracer)/get-query?email=\(query)"
+      await trap.addSink(TextSink(name: "url-cache:\(url)") { "Status: 200\nbody: \(email)\n" })
+    }
+    #expect(report.sources.map(\.name) == ["url-cache:{server}/{tracer}/get-query?email={canary}"])
+    #expect(report.findings.map(\.source) == ["url-cache:{server}/{tracer}/get-query?email={canary}"])
+  }
 }
