@@ -112,5 +112,5 @@ extension LeakReport {
   }
 
   /// The most issues one report records, so a leaky component does not drown the test log.
-  static let maxIssueMessages = 50
+  static let maxIssueMessages = 100
 }
