@@ -7,7 +7,8 @@ extension CanaryTrap {
     public var scanOptions: ScanOptions
     /// Whether the scope also scans what the process writes to standard output and error.
     public var captureStandardStreams: Bool
-    /// Sinks read at the end of every run, in addition to those added to the scope.
+    /// Sinks read at the end of every run, in addition to those added to the scope; every scope
+    /// reads them through its own window, so one configuration may serve tests running in parallel.
     public var sinks: [any LeakSink]
     /// A directory the scope writes its report to; `nil` writes none.
     public var reportDirectory: URL?
