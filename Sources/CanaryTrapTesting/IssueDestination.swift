@@ -45,7 +45,7 @@ enum IssueDestination: Sendable {
     #if canImport(Testing)
       if Test.current != nil { return .swiftTesting(site.testingLocation) }
     #endif
-    return .xctest(file: site.filePath, line: site.line)
+    return .xctest(file: site.filePath, line: site.line)  // api-floor: CallSite.filePath, not Testing's
   }
 
   /// Records a finished scope: one issue per problem, and one known issue per known leak that
