@@ -149,4 +149,30 @@ struct HearingRuleTests {
     }
     #expect(report.verdict == (ownsTheRun ? .clean : .inconclusive), "\(report.problems.map(\.message))")
   }
+
+  @Test(
+    "a memory log shared by scopes at the same time needs the tracer; used by one scope at a time, any byte counts"
+  )
+  func sharedMemoryLogFallsBackToTheTracer() async throws {
+    let log = MemoryLog(name: "suite-log")
+    let configuration = CanaryTrap.Configuration(
+      captureStandardStreams: false, sinks: [log], reportDirectory: nil)
+    let (_, alone) = await CanaryTrap.withScope(title: "alone", configuration: configuration) { _ in
+      log.write("GET /api/:x/users 200 512B 3ms")
+    }
+    #expect(alone.verdict == .clean, "\(alone.problems.map(\.message))")
+
+    let first = CanaryTrap(title: "first", configuration: configuration)
+    let second = CanaryTrap(title: "second", configuration: configuration)
+    try await first.start()
+    try await second.start()
+    log.write("GET /api/:x/users 200 512B 3ms")
+    log.write("GET /\(first.tracer)/users 200")  // twin: the first scope's tracer proves it heard
+    let firstReport = await first.finish()
+    let secondReport = await second.finish()
+    #expect(firstReport.verdict == .clean, "\(firstReport.problems.map(\.message))")
+    #expect(secondReport.verdict == .inconclusive)
+    #expect(
+      secondReport.problems.map(\.message).first?.contains("other scopes read it at the same time") == true)
+  }
 }
