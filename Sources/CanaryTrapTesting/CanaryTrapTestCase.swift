@@ -18,6 +18,11 @@
     /// The configuration each test's scope gets; override to add sinks or a report directory.
     open var canaryTrapConfiguration: CanaryTrap.Configuration { CanaryTrap.Configuration() }
 
+    /// Leaks each test accepts; override for a component known to leak. Each that occurs is
+    /// summarised as one expected failure (on Apple platforms; elsewhere it is not recorded), each
+    /// that does not occur fails the test.
+    open var knownLeaks: [KnownLeak] { [] }
+
     /// This test's scope, available between `setUp` and `tearDown`.
     public var trap: CanaryTrap {
       guard let session else {
@@ -33,7 +38,7 @@
       failureSite.withLock { $0 = nil }
       let name = name
       let session = ScopeSession(
-        title: name, configuration: canaryTrapConfiguration, sourceLocation: nil)
+        title: name, configuration: canaryTrapConfiguration, sourceLocation: nil, knownLeaks: knownLeaks)
       await session.start()
       self.session = session
     }
@@ -44,6 +49,7 @@
         self.session = nil
         if let outcome = await session.finish(thrown: nil) {
           recordProblems(outcome.messages, at: failureSite.current)
+          recordKnownProblems(outcome.knownMessages, at: failureSite.current)
         }
       }
       try await super.tearDown()
@@ -79,6 +85,7 @@
       let outcome = await session.finish(thrown: nil)
       self.session = nil
       recordProblems(outcome?.messages ?? [], at: ("\(file)", Int(line)))
+      recordKnownProblems(outcome?.knownMessages ?? [], at: ("\(file)", Int(line)))
       return outcome?.report
     }
 
@@ -94,6 +101,15 @@
       failureSite.withLock { site in
         if site == nil { site = ("\(file)", Int(line)) }
       }
+    }
+
+    /// Records each message as an expected failure at `site` where XCTest has them (Apple platforms).
+    private func recordKnownProblems(_ messages: [String], at site: (file: String, line: Int)?) {
+      #if canImport(Darwin)
+        for message in messages {
+          XCTExpectFailure(message) { recordProblems([message], at: site) }
+        }
+      #endif
     }
 
     /// Records each message as a failure at `site`, or without a line when none is known.

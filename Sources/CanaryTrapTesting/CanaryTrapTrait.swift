@@ -14,13 +14,18 @@
     public var configuration: CanaryTrap.Configuration
     /// Where issues are recorded; nil records them at the test's own declaration.
     public var sourceLocation: SourceLocation?
+    /// Leaks the tests accept: each that occurs is one known issue, each that does not is an issue.
+    public var knownLeaks: [KnownLeak]
     /// Tells this trait apart from another `.canaryTrap` on the same test.
     private let identity = UUID()
 
     /// Creates the trait; prefer `.canaryTrap` or `.canaryTrap(_:sourceLocation:)`.
-    public init(configuration: CanaryTrap.Configuration, sourceLocation: SourceLocation?) {
+    public init(
+      configuration: CanaryTrap.Configuration, sourceLocation: SourceLocation?, knownLeaks: [KnownLeak] = []
+    ) {
       self.configuration = configuration
       self.sourceLocation = sourceLocation
+      self.knownLeaks = knownLeaks
     }
 
     /// A suite's trap applies to each of its tests, not to the suite as a whole.
@@ -38,15 +43,16 @@
         title: name, configuration: configuration,
         sourceLocation: ReportSourceLocation(
           fileID: location.fileID, filePath: location.reportFilePath, line: location.line,
-          column: location.column))
+          column: location.column),
+        knownLeaks: knownLeaks)
       await session.start()
       let trap = session.trap
       let destination = IssueDestination.swiftTesting(location)
       do {
         try await CanaryTrap.$current.withValue(trap) { try await function() }
-        if let outcome = await session.finish(thrown: nil) { destination.record(outcome.messages) }
+        if let outcome = await session.finish(thrown: nil) { destination.record(outcome) }
       } catch {
-        if let outcome = await session.finish(thrown: error) { destination.record(outcome.messages) }
+        if let outcome = await session.finish(thrown: error) { destination.record(outcome) }
         throw error
       }
     }
@@ -79,12 +85,13 @@
     }
 
     /// Runs each test in a fresh CanaryTrap scope configured by `configuration`, recording issues
-    /// where this trait is written.
+    /// where this trait is written; leaks matching `knownLeaks` are summarised as known issues.
     public static func canaryTrap(
       _ configuration: CanaryTrap.Configuration = CanaryTrap.Configuration(),
+      knownLeaks: [KnownLeak] = [],
       sourceLocation: SourceLocation = #_sourceLocation
     ) -> CanaryTrapTrait {
-      CanaryTrapTrait(configuration: configuration, sourceLocation: sourceLocation)
+      CanaryTrapTrait(configuration: configuration, sourceLocation: sourceLocation, knownLeaks: knownLeaks)
     }
   }
 #endif

@@ -48,6 +48,34 @@ enum IssueDestination: Sendable {
     return .xctest(file: site.filePath, line: site.line)  // api-floor: CallSite.filePath, not Testing's
   }
 
+  /// Records a finished scope: one issue per problem, and one known issue per known leak that
+  /// occurred (on Linux XCTest, which has no expected failures, known leaks are not recorded).
+  func record(_ outcome: ScopeOutcome) {
+    record(outcome.messages)
+    recordKnown(outcome.knownMessages)
+  }
+
+  /// Records each message as a known issue: Swift Testing's `withKnownIssue`, XCTest's
+  /// `XCTExpectFailure` where it exists.
+  func recordKnown(_ messages: [String]) {
+    for message in messages {
+      switch self {
+      #if canImport(Testing)
+        case .swiftTesting(let location):
+          withKnownIssue(Comment(rawValue: message)) {
+            Issue.record(Comment(rawValue: message), sourceLocation: location)
+          }
+      #endif
+      case .xctest(let file, let line):
+        #if canImport(XCTest) && canImport(Darwin)
+          XCTExpectFailure(message) { XCTFail(message, file: file, line: line) }
+        #else
+          _ = (file, line)
+        #endif
+      }
+    }
+  }
+
   /// Records one issue or failure per message.
   func record(_ messages: [String]) {
     for message in messages {
@@ -70,10 +98,19 @@ enum IssueDestination: Sendable {
 extension LeakReport {
   /// The messages test adapters record, one per problem: every problem but a thrown error the
   /// test framework already records itself.
+  ///
+  /// At most ``maxIssueMessages`` are returned: past that, the last says how many more the report holds.
   func issueMessages(excludingError thrown: String? = nil) -> [String] {
-    problems.compactMap { problem in
+    let messages = problems.compactMap { problem -> String? in
       if case .error(let text) = problem.kind, text == thrown { return nil }
       return problem.message
     }
+    guard messages.count > Self.maxIssueMessages else { return messages }
+    let kept = Self.maxIssueMessages - 1
+    return Array(messages.prefix(kept))
+      + ["and \(messages.count - kept) more problems of this run: see its report (CANARY_TRAP_REPORT_DIR)"]
   }
+
+  /// The most issues one report records, so a leaky component does not drown the test log.
+  static let maxIssueMessages = 100
 }

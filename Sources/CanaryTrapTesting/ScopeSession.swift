@@ -7,12 +7,16 @@ import Foundation
 struct ScopeSession: Sendable {
   /// The scope.
   let trap: CanaryTrap
+  /// Leaks the test accepts.
+  let knownLeaks: [KnownLeak]
 
   /// Creates the scope and registers it as running; nothing runs until ``start()``.
   init(
-    title: String, configuration: CanaryTrap.Configuration, sourceLocation: ReportSourceLocation?
+    title: String, configuration: CanaryTrap.Configuration, sourceLocation: ReportSourceLocation?,
+    knownLeaks: [KnownLeak] = []
   ) {
     trap = CanaryTrap(title: title, configuration: configuration, sourceLocation: sourceLocation)
+    self.knownLeaks = knownLeaks
   }
 
   /// Starts the scope; a failure becomes an error of the report instead of being thrown, so that
@@ -28,10 +32,28 @@ struct ScopeSession: Sendable {
   /// Finishes the scope unless the test already did and reported it, and returns the report with
   /// the messages to record. An error the test threw goes into the report (and its files) but not
   /// into the messages, because the test framework records it already.
-  func finish(thrown: (any Error)?) async -> (report: LeakReport, messages: [String])? {
+  func finish(thrown: (any Error)?) async -> ScopeOutcome? {
     let thrownText = thrown.map { "the test threw \($0)" }
     if let thrownText { trap.reportError(thrownText) }
-    return await ReportedScopes.shared.finishOnce(trap, excludingError: thrownText)
+    return await ReportedScopes.shared.finishOnce(trap, knownLeaks: knownLeaks, excludingError: thrownText)
+  }
+}
+
+/// A finished scope's report and what the adapters record of it.
+struct ScopeOutcome: Sendable {
+  /// The scope's full report, known leaks included.
+  let report: LeakReport
+  /// One message per problem the test must answer for: leaks no known leak matches, undelivered
+  /// canaries, silent or failed sources, errors, and known leaks that did not occur.
+  let messages: [String]
+  /// One summary per known leak that occurred, recorded as a known issue.
+  let knownMessages: [String]
+
+  init(_ report: LeakReport, knownLeaks: [KnownLeak], excludingError thrown: String? = nil) {
+    let triage = KnownLeakTriage(report, knownLeaks: knownLeaks)
+    self.report = report
+    messages = triage.remaining.issueMessages(excludingError: thrown) + triage.absentMessages
+    knownMessages = triage.knownMessages
   }
 }
 
@@ -50,8 +72,9 @@ final class ReportedScopes: Sendable {
 
   /// Finishes `trap` and returns its report with the messages to record, or nil when it was
   /// already reported.
-  func finishOnce(_ trap: CanaryTrap, excludingError thrown: String? = nil) async
-    -> (report: LeakReport, messages: [String])?
+  func finishOnce(_ trap: CanaryTrap, knownLeaks: [KnownLeak] = [], excludingError thrown: String? = nil)
+    async
+    -> ScopeOutcome?
   {
     let isFirst = reported.withLock { scopes -> Bool in
       scopes.removeAll { $0.trap == nil }
@@ -60,7 +83,6 @@ final class ReportedScopes: Sendable {
       return true
     }
     guard isFirst else { return nil }
-    let report = await trap.finish()
-    return (report, report.issueMessages(excludingError: thrown))
+    return ScopeOutcome(await trap.finish(), knownLeaks: knownLeaks, excludingError: thrown)
   }
 }

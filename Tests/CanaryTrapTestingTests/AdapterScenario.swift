@@ -73,7 +73,7 @@ enum AdapterScenario {
       + " \"cnryADAPTERheader01\"",
     "canary planted in response.cookie[sid] was never delivered (no Set-Cookie reached the app),"
       + " so this run cannot show whether it would leak",
-    "export.csv captured nothing during the run (no bytes written), so a leak there would go unseen",
+    "export.csv heard nothing of this run (no bytes written), so a leak there would go unseen",
     "the run failed: transport threw",
   ]
 }

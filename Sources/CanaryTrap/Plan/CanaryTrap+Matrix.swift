@@ -41,14 +41,14 @@ extension CanaryTrap {
   /// Runs the matrix in a fresh scope and returns the result with the scope's report attached.
   ///
   /// `transport` builds the app's transport in the scope, typically wiring the app's logger to
-  /// `trap.memoryLog()` first.
+  /// `trap.memoryLog()` first; it may `await trap.addSink(_:)` for other sinks.
   public static func matrix(
     title: String, configuration: Configuration = Configuration(), kinds: [RequestKind] = RequestKind.all,
-    transport: (CanaryTrap) throws -> Transport
+    transport: (CanaryTrap) async throws -> Transport
   ) async -> MatrixResult {
     var matrix = MatrixResult(kinds: [], deliveries: [], report: nil)
     let (result, report) = await withScope(title: title, configuration: configuration) { trap in
-      try await trap.runMatrix(through: try transport(trap), kinds: kinds)
+      try await trap.runMatrix(through: try await transport(trap), kinds: kinds)
     }
     if case .success(let run) = result { matrix = run }
     return matrix.attaching(report)
@@ -58,18 +58,62 @@ extension CanaryTrap {
     -> MatrixResult.KindRun
   {
     var errors: [String] = []
-    for (index, request) in requests.enumerated() {
+    func fail(_ message: String) {
+      errors.append(message)
+      reportError(message)
+    }
+    for (index, planted) in requests.enumerated() {
+      let request = traced(planted)
+      let name = "\(planter.kindName): request \(index + 1) (\(describe(request)))"
+      let scopeDeadline = state.withLock { $0.deadline } ?? .now + configuration.scopeDeadline
+      guard ContinuousClock.now < scopeDeadline else {
+        fail("\(name) was not sent: the scope's deadline of \(configuration.scopeDeadline) had passed")
+        continue
+      }
+      let requestDeadline = ContinuousClock.now + configuration.requestDeadline
       observe(request: request)
-      do {
-        let (data, response) = try await transport.send(request)
+      switch await Deadline.run(
+        until: min(requestDeadline, scopeDeadline), { try await transport.send(request) })
+      {
+      case .finished(.success(let (data, response))):
         observe(data, response)
-      } catch {
-        let message =
-          "\(planter.kindName): request \(index + 1) (\(request.httpMethod ?? "GET") \(request.url?.path ?? "?")) failed: \(error)"
-        errors.append(message)
-        reportError(message)
+      case .finished(.failure(let error)):
+        fail("\(name) failed: \(error)")
+      case .expired:
+        let limit =
+          requestDeadline <= scopeDeadline
+          ? "within its deadline of \(configuration.requestDeadline)"
+          : "before the scope's deadline of \(configuration.scopeDeadline)"
+        fail("\(name) did not finish \(limit) and was cancelled")
       }
     }
     return MatrixResult.KindRun(name: planter.kindName, canaries: planter.canaries, errors: errors)
+  }
+
+  /// The request with the tracer also in the places a sane logger keeps besides the route: an
+  /// `X-Request-ID` header and the `User-Agent`, unless the kind set them itself.
+  private func traced(_ request: URLRequest) -> URLRequest {
+    var traced = request
+    if traced.value(forHTTPHeaderField: "X-Request-ID") == nil {
+      traced.setValue(tracer, forHTTPHeaderField: "X-Request-ID")
+    }
+    if traced.value(forHTTPHeaderField: "User-Agent") == nil {
+      traced.setValue("CanaryTrap (\(tracer))", forHTTPHeaderField: "User-Agent")
+    }
+    return traced
+  }
+
+  /// `METHOD /path` with the tracer shown as `{tracer}` and every path segment holding a canary as
+  /// `{canary}`, so a message names the request the same way in every run and carries no canary.
+  func describe(_ request: URLRequest) -> String {
+    let values = canaries.canaries.map(\.value)
+    let path = (request.url?.path ?? "?").split(separator: "/", omittingEmptySubsequences: false).map {
+      segment -> String in
+      let text = String(segment)
+      let decoded = text.removingPercentEncoding ?? text
+      if decoded == tracer { return "{tracer}" }
+      return values.contains { decoded.contains($0) || text.contains($0) } ? "{canary}" : text
+    }.joined(separator: "/")
+    return "\(request.httpMethod ?? "GET") \(path)"
   }
 }

@@ -31,7 +31,7 @@ public struct ReportProblem: Sendable, Hashable {
         + " so this run cannot show whether it would leak"
     case .silentSource(let source):
       message =
-        "\(source.name) captured nothing during the run (\(source.status.reason ?? "no bytes")),"
+        "\(source.name) heard nothing of this run (\(source.status.reason ?? "no bytes")),"
         + " so a leak there would go unseen"
     case .failedSource(let source):
       message = "\(source.name) could not be read (\(source.status.reason ?? "unknown reason"))"

@@ -7,22 +7,34 @@ extension CanaryTrap {
     public var scanOptions: ScanOptions
     /// Whether the scope also scans what the process writes to standard output and error.
     public var captureStandardStreams: Bool
-    /// Sinks read at the end of every run, in addition to those added to the scope.
+    /// Sinks read at the end of every run, in addition to those added to the scope; every scope
+    /// reads them through its own window, so one configuration may serve tests running in parallel.
     public var sinks: [any LeakSink]
     /// A directory the scope writes its report to; `nil` writes none.
     public var reportDirectory: URL?
+    /// How long one request of ``CanaryTrap/runMatrix(through:kinds:)`` may take before it is
+    /// cancelled and reported (the run is then inconclusive); 5 seconds unless told otherwise.
+    public var requestDeadline: Duration
+    /// How long the whole matrix of a scope may take, counted from ``CanaryTrap/start()``: requests
+    /// still running then are cancelled and requests not yet sent are not sent, each reported;
+    /// 60 seconds unless told otherwise.
+    public var scopeDeadline: Duration
 
     /// Creates a configuration; the report directory defaults to `CANARY_TRAP_REPORT_DIR`.
     public init(
       scanOptions: ScanOptions = ScanOptions(),
       captureStandardStreams: Bool = true,
       sinks: [any LeakSink] = [],
-      reportDirectory: URL? = Configuration.environmentReportDirectory
+      reportDirectory: URL? = Configuration.environmentReportDirectory,
+      requestDeadline: Duration = .seconds(5),
+      scopeDeadline: Duration = .seconds(60)
     ) {
       self.scanOptions = scanOptions
       self.captureStandardStreams = captureStandardStreams
       self.sinks = sinks
       self.reportDirectory = reportDirectory
+      self.requestDeadline = requestDeadline
+      self.scopeDeadline = scopeDeadline
     }
 
     /// The directory named by the `CANARY_TRAP_REPORT_DIR` environment variable, if set.

@@ -2,7 +2,7 @@ import Foundation
 
 extension CanaryTrap {
   /// Ends the run: stops the server, collects and scans every sink, marks sinks that heard
-  /// nothing of the run as silent, proves every canary's delivery and returns the report.
+  /// nothing of the run as silent (see <doc:Sinks>), proves every canary's delivery and returns the report.
   ///
   /// Calling it again returns the same report.
   public func finish() async -> LeakReport {
@@ -24,31 +24,38 @@ extension CanaryTrap {
     let tracerCanary = Canary(value: tracer, location: .custom("tracer"))
     let scanner = LeakScanner(
       canaries: canaries.canaries + [tracerCanary], options: configuration.scanOptions)
-    let tracerWasSent = server.requests.contains { $0.target.contains(tracer) }
+    let tracerWasSent = server.requests.contains { request in
+      request.target.contains(tracer) || request.headers.fields.contains { $0.value.contains(tracer) }
+    }
     var findings: [LeakFinding] = []
     var sources: [ScannedSource] = []
     for registered in sinks {
       let sink = registered.sink
+      let shared = SinkWindowLedger.shared.overlapped(registered.window, on: sink)
       do {
-        let contents = try await sink.collect()
-        if contents.isEmpty && !registered.isAmbient {
-          sources.append(
-            ScannedSource(name: sink.name, bytes: 0, status: .silent(reason: "the sink returned no content")))
-        }
+        let contents = try await sink.collect(registered.window)
+        var scanned: [ScannedSource] = []
+        var heardTracerOrCanary = false
         for content in contents {
-          let (found, source) = scanner.scan(content)
-          let leaks = found.filter { $0.canary.value != tracer }
-          findings += leaks
-          sources.append(
-            judged(
-              source, heardSomething: !found.isEmpty, ambient: registered.isAmbient,
-              tracerWasSent: tracerWasSent))
+          let (found, source) = scanner.scan(
+            SinkContent(name: stableName(content.name), storage: content.storage))
+          findings += found.filter { $0.canary.value != tracer }
+          heardTracerOrCanary = heardTracerOrCanary || !found.isEmpty
+          scanned.append(source)
         }
+        if !registered.isAmbient {
+          let hearing = SinkHearing(
+            rule: sink.hearingRule, sharedWithAnotherScope: shared, heardTracerOrCanary: heardTracerOrCanary,
+            bytes: scanned.reduce(0) { $0 + $1.bytes }, tracer: tracer, tracerWasSent: tracerWasSent)
+          scanned = hearing.judge(scanned, sinkName: sink.name)
+        }
+        sources += scanned
       } catch {
         sources.append(
           ScannedSource(name: sink.name, bytes: 0, status: .failed(reason: "collecting it threw: \(error)")))
       }
-      await sink.end()
+      await sink.end(registered.window)
+      SinkWindowLedger.shared.closed(registered.window, on: sink)
     }
     findings += HeldSecretProof.wireFindings(
       of: canaries.canaries, in: server.requests, options: configuration.scanOptions)
@@ -60,20 +67,26 @@ extension CanaryTrap {
     return report
   }
 
-  /// Whether a scanned source heard the run: it holds the tracer or a canary, or, when the run
-  /// never sent the tracer, any byte at all.
-  private func judged(_ source: ScannedSource, heardSomething: Bool, ambient: Bool, tracerWasSent: Bool)
-    -> ScannedSource
-  {
-    guard source.status == .heard, !ambient, !heardSomething else { return source }
-    var judged = source
-    if tracerWasSent {
-      judged.status = .silent(
-        reason: "it captured \(source.bytes) bytes but none of this run's tracer \(tracer) nor any canary")
-    } else if source.bytes == 0 {
-      judged.status = .silent(reason: "it captured nothing during the run")
+  /// `name` with this run's server address written `{server}`, its tracer `{tracer}` and each of
+  /// its canaries `{canary}` (a URL cache names entries by URL), so a name reads the same in
+  /// every run and never holds a secret.
+  func stableName(_ name: String) -> String {
+    var stable = name
+    for (text, label) in [(baseURL.absoluteString, "{server}"), (tracer, "{tracer}")]
+    where stable.contains(text) {
+      stable = stable.replacingOccurrences(of: text, with: label)
     }
-    return judged
+    for value in canaries.canaries.map(\.value) {
+      let forms =
+        [value]
+        + [CharacterSet.urlQueryAllowed, .urlPathAllowed, .alphanumerics].compactMap {
+          value.addingPercentEncoding(withAllowedCharacters: $0)
+        }
+      for form in Set(forms) where stable.contains(form) {
+        stable = stable.replacingOccurrences(of: form, with: "{canary}")
+      }
+    }
+    return stable
   }
 
   /// Writes the report in every format to the configured directory under a unique name.

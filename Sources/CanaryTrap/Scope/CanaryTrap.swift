@@ -44,11 +44,10 @@ public final class CanaryTrap: Sendable {
     self.server = LoopbackServer()
     self.canaries = CanarySet()
     self.tracer = "trace-" + CanaryGenerator().randomSymbols(12)
-    var sinks = configuration.sinks.map { RegisteredSink(sink: $0, isAmbient: false) }
-    if configuration.captureStandardStreams {
-      sinks.append(RegisteredSink(sink: StandardStreamsSink(), isAmbient: true))
+    state.withLock { state in
+      for sink in configuration.sinks { _ = state.register(sink, isAmbient: false) }
+      if configuration.captureStandardStreams { _ = state.register(StandardStreamsSink(), isAmbient: true) }
     }
-    state.withLock { $0.sinks = sinks }
   }
 
   /// The loopback server's base URL, `http://127.0.0.1:PORT` (no trailing slash).
@@ -73,23 +72,77 @@ public final class CanaryTrap: Sendable {
   }
 
   /// Creates a memory log, registers it as a sink of this scope and returns it.
+  ///
+  /// The log belongs to this run alone: everything written to it from now on is scanned, and any
+  /// byte written to it proves it heard the run (see ``HearingRule/anyByteDuringScope``).
   public func memoryLog(_ name: String = "memory-log") -> MemoryLog {
     let log = MemoryLog(name: name)
-    addSink(log)
+    guard let registered = state.withLock({ $0.register(log, isAmbient: false) }) else { return log }
+    beginNow(registered)
     return log
   }
 
-  /// Registers a sink read when the scope finishes; one added after ``start()`` begins now.
+  /// Registers a sink read when the scope finishes; when the scope has started, begins it and
+  /// returns only once it is fully begun, so everything written afterwards is scanned.
+  ///
+  /// A sink that fails to begin is reported (the run is then inconclusive), not thrown. Adding
+  /// the same instance twice reads it once.
+  public func addSink(_ sink: any LeakSink) async {
+    guard let registered = register(sink) else { return }
+    await begin(registered)
+  }
+
+  /// Registers a sink read when the scope finishes, from synchronous code; when the scope has
+  /// started, begins it before returning.
+  ///
+  /// Every sink of this package begins without suspending. A sink of your own whose
+  /// ``LeakSink/begin(_:)`` must suspend cannot be fully begun here: it begins in the background
+  /// and the run is reported inconclusive, because what the app wrote meanwhile may be missed.
+  /// Call `await addSink(_:)` or list it in the ``Configuration`` instead.
   public func addSink(_ sink: any LeakSink) {
-    let beginNow = state.withLock { state -> Bool in
-      state.sinks.append(RegisteredSink(sink: sink, isAmbient: false))
-      return state.phase != .created
+    guard let registered = register(sink) else { return }
+    if sink is any ImmediatelyBeginningSink {
+      beginNow(registered)
+      return
     }
-    guard beginNow else { return }
-    let task = Task { [weak self] in
-      do { try await sink.begin() } catch { self?.reportError("sink \(sink.name) failed to begin: \(error)") }
-    }
+    reportError(
+      "sink \(sink.name) was added from synchronous code after the scope started and begins asynchronously,"
+        + " so what the app wrote before it was fully begun may be missed: use `await trap.addSink(_:)`"
+        + " or list it in the configuration")
+    let task = Task { await self.begin(registered) }
     state.withLock { $0.pendingBegins.append(task) }
+  }
+
+  /// Registers `sink`; returns the registration when it must be begun now (the scope has started).
+  private func register(_ sink: any LeakSink) -> RegisteredSink? {
+    state.withLock { state -> RegisteredSink? in
+      guard let registered = state.register(sink, isAmbient: false) else { return nil }
+      return state.phase == .created ? nil : registered
+    }
+  }
+
+  /// Begins a registered sink unless it already was, reporting a failure.
+  func begin(_ registered: RegisteredSink) async {
+    guard state.withLock({ $0.claimBegin(registered.window) }) else { return }
+    do {
+      try await registered.sink.begin(registered.window)
+      SinkWindowLedger.shared.opened(registered.window, on: registered.sink)
+    } catch {
+      reportError("sink \(registered.sink.name) failed to begin: \(error)")
+    }
+  }
+
+  /// Begins a sink that needs no suspension, now, unless it already was.
+  private func beginNow(_ registered: RegisteredSink) {
+    guard let sink = registered.sink as? any ImmediatelyBeginningSink,
+      state.withLock({ $0.claimBegin(registered.window) })
+    else { return }
+    do {
+      try sink.beginImmediately(registered.window)
+      SinkWindowLedger.shared.opened(registered.window, on: sink)
+    } catch {
+      reportError("sink \(sink.name) failed to begin: \(error)")
+    }
   }
 
   /// Records a problem that makes the run inconclusive, such as a request the app failed to send.
@@ -115,17 +168,12 @@ public final class CanaryTrap: Sendable {
     let sinks = state.withLock { state -> [RegisteredSink]? in
       guard state.phase == .created else { return nil }
       state.phase = .started
+      state.deadline = .now + configuration.scopeDeadline
       return state.sinks
     }
     guard let sinks else { return }
     try server.start()
-    for registered in sinks {
-      do {
-        try await registered.sink.begin()
-      } catch {
-        reportError("sink \(registered.sink.name) failed to begin: \(error)")
-      }
-    }
+    for registered in sinks { await begin(registered) }
   }
 
   /// The evidence gathered so far: what the server received and answered, and what the

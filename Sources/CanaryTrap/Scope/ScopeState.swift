@@ -14,11 +14,46 @@ struct ScopeState {
   var errors: [String] = []
   var pendingBegins: [Task<Void, Never>] = []
   var finishing: Task<LeakReport, Never>?
+  /// When the scope's deadline passes, set by ``CanaryTrap/start()``.
+  var deadline: ContinuousClock.Instant?
+
+  /// Registers `sink` under a fresh window unless this scope already reads that very instance;
+  /// returns the registration, or nil for a duplicate.
+  mutating func register(_ sink: any LeakSink, isAmbient: Bool) -> RegisteredSink? {
+    let identity = SinkIdentity(sink)
+    if let identity, sinks.contains(where: { SinkIdentity($0.sink) == identity }) { return nil }
+    let registered = RegisteredSink(sink: sink, window: .next(), isAmbient: isAmbient)
+    sinks.append(registered)
+    return registered
+  }
+
+  /// Marks `window`'s sink as begun (or being begun); false when someone already did.
+  mutating func claimBegin(_ window: SinkWindow) -> Bool {
+    guard let index = sinks.firstIndex(where: { $0.window == window }), !sinks[index].isClaimed else {
+      return false
+    }
+    sinks[index].isClaimed = true
+    return true
+  }
 }
 
-/// A sink and whether its silence matters.
+/// A sink, the window this scope reads it through, and whether its silence matters.
 struct RegisteredSink: Sendable {
   let sink: any LeakSink
+  /// This scope's window on the sink.
+  let window: SinkWindow
   /// Read for leaks but never reported silent: standard streams, which most apps never touch.
   let isAmbient: Bool
+  /// Whether beginning it was started.
+  var isClaimed = false
+}
+
+/// The identity of a sink that is a class instance; structs have none and are never deduplicated.
+struct SinkIdentity: Hashable {
+  let id: ObjectIdentifier
+
+  init?(_ sink: any LeakSink) {
+    guard type(of: sink) is AnyClass else { return nil }
+    id = ObjectIdentifier(sink as AnyObject)
+  }
 }

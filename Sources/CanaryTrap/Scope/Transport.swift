@@ -48,15 +48,14 @@ public struct Transport: Sendable {
   }
 }
 
-/// A session shared between tasks; `URLSession` is thread-safe.
+/// A session shared between tasks; `URLSession` is thread-safe. A task of the session is
+/// cancelled when the Swift task awaiting it is, so a request past its deadline stops.
 private struct SessionBox: @unchecked Sendable {
   let session: URLSession
 
   func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-    try await withCheckedThrowingContinuation { continuation in
-      session.dataTask(with: request) { data, response, error in
-        Self.resume(continuation, data ?? Data(), response, error)
-      }.resume()
+    try await run { finish in
+      session.dataTask(with: request) { data, response, error in finish(data ?? Data(), response, error) }
     }
   }
 
@@ -65,20 +64,37 @@ private struct SessionBox: @unchecked Sendable {
     guard let body = request.httpBody else { return try await data(for: request) }
     var bodiless = request
     bodiless.httpBody = nil
-    return try await withCheckedThrowingContinuation { continuation in
+    return try await run { finish in
       session.uploadTask(with: bodiless, from: body) { data, response, error in
-        Self.resume(continuation, data ?? Data(), response, error)
-      }.resume()
+        finish(data ?? Data(), response, error)
+      }
     }
   }
 
   func download(for request: URLRequest) async throws -> (Data, URLResponse) {
-    try await withCheckedThrowingContinuation { continuation in
+    try await run { finish in
       session.downloadTask(with: request) { file, response, error in
         // The file is deleted when this handler returns: read it now.
         let data = file.flatMap { try? Data(contentsOf: $0) } ?? Data()
-        Self.resume(continuation, data, response, error)
-      }.resume()
+        finish(data, response, error)
+      }
+    }
+  }
+
+  /// Creates a task with `make`, resumes it, and cancels it if the awaiting Swift task is cancelled.
+  private func run(
+    _ make: (@escaping @Sendable (Data, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
+  ) async throws -> (Data, URLResponse) {
+    let running = Locked<TaskReference?>(nil)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let task = make { data, response, error in Self.resume(continuation, data, response, error) }
+        running.withLock { $0 = TaskReference(task: task) }
+        task.resume()
+        if Task.isCancelled { task.cancel() }
+      }
+    } onCancel: {
+      running.withLock { $0 }?.task.cancel()
     }
   }
 
@@ -94,4 +110,9 @@ private struct SessionBox: @unchecked Sendable {
       continuation.resume(throwing: URLError(.badServerResponse))
     }
   }
+}
+
+/// Holds a `URLSessionTask`, which is thread-safe but not marked `Sendable` everywhere.
+private struct TaskReference: @unchecked Sendable {
+  let task: URLSessionTask
 }

@@ -61,16 +61,18 @@ struct CanaryTrapScopeTests {
     #expect(report.errors.count == 1 && report.errors[0].contains("Boom"))
   }
 
-  @Test("a sink that throws is a failed source; a sink that heard nothing of the matrix is silent")
+  @Test("a sink that throws is a failed source; a shared sink that heard nothing of the matrix is silent")
   func failedAndSilentSinks() async throws {
     let session = TestTransports.session()
     let result = await CanaryTrap.matrix(title: "sinks", configuration: quiet, kinds: [.getQuery]) { trap in
-      trap.addSink(BrokenSink())
-      trap.memoryLog("unused-log").write("an old line of another run")
+      await trap.addSink(BrokenSink())
+      await trap.addSink(
+        TextSink(name: "unused-log", hearingRule: .tracerOrCanary) { "an old line of another run" })
       return TestTransports.routeOnly(.urlSession(session), into: trap.memoryLog("route-log"))
     }
     let report = try #require(result.report)
     #expect(report.verdict == .inconclusive)
+    #expect(report.errors.isEmpty, "\(report.errors)")
     let status = Dictionary(uniqueKeysWithValues: report.sources.map { ($0.name, $0.status) })
     #expect(status["route-log"] == .heard)
     guard case .failed(let reason)? = status["broken"] else {

@@ -6,13 +6,15 @@ import Foundation
 /// By default only what was written during the scope is scanned: files created since ``begin()``
 /// whole, and the bytes beyond each existing file's size at ``begin()``; a file truncated or
 /// replaced or rewritten in place since then is scanned whole (a rewrite is noticed by hashing up
-/// to 4 KiB at each end of the old content). Findings are named `file:` and the file's path relative
-/// to `base` (or to the watched path's parent directory), such as `file:logs/app.log`.
+/// to 4 KiB at each end of the old content). Findings are named after the sink and the file's path
+/// relative to `base`, or, without one, to the watched directory (the deepest directory holding
+/// every watched path), such as `file:app.log` or `har:export.har`: names hold no temporary
+/// directory, so a report reads the same in every run.
 ///
 /// A file that existed during the scope but is gone when it ends, or cannot be read, is still
 /// returned as content: the scanner then reports that source as failed, naming the file, while
 /// the other files are scanned normally. A listed path that never existed is simply absent.
-public final class FileSink: LeakSink {
+public final class FileSink: LeakSink, ImmediatelyBeginningSink {
   /// How much of each file to scan.
   public enum Coverage: Sendable, Hashable {
     /// Only bytes written between ``FileSink/begin()`` and ``FileSink/collect()``.
@@ -26,7 +28,9 @@ public final class FileSink: LeakSink {
   /// How much of each file is scanned.
   public let coverage: Coverage
   private let targets: [FileTarget]
-  private let snapshot = Locked<[String: Snapshot]?>(nil)
+  private let base: String?
+  /// What each open window saw at its beginning.
+  private let snapshots = Locked<[SinkWindow: [String: Snapshot]]>([:])
 
   /// A covered file as it was at ``begin()``.
   private struct Snapshot: Sendable {
@@ -43,6 +47,7 @@ public final class FileSink: LeakSink {
   ) {
     self.name = name
     self.coverage = coverage
+    self.base = base?.standardizedFileURL.path
     self.targets = paths.map { FileTarget($0, base: base?.standardizedFileURL.path) }
   }
 
@@ -54,17 +59,35 @@ public final class FileSink: LeakSink {
   }
 
   /// Records the size and identity of every covered file.
-  public func begin() async throws {
+  public func begin() async throws { try beginImmediately(.standalone) }
+
+  /// The regions of covered files written since ``begin()`` (or whole files), one content each.
+  public func collect() async throws -> [SinkContent] { try collectNow(.standalone) }
+
+  /// Forgets the snapshot so the sink can begin again.
+  public func end() async { await end(.standalone) }
+
+  /// Records the size and identity of every covered file for `window`; returns once recorded.
+  public func begin(_ window: SinkWindow) async throws { try beginImmediately(window) }
+
+  /// The regions of covered files written during `window` (or whole files), one content each.
+  public func collect(_ window: SinkWindow) async throws -> [SinkContent] { try collectNow(window) }
+
+  /// Forgets `window`'s snapshot.
+  public func end(_ window: SinkWindow) async {
+    _ = snapshots.withLock { $0.removeValue(forKey: window) }
+  }
+
+  func beginImmediately(_ window: SinkWindow) throws {
     let current = identities(of: resolveAll())
-    try snapshot.withLock { snapshot in
-      guard snapshot == nil else { throw SinkError.alreadyBegun(name) }
-      snapshot = current
+    try snapshots.withLock { snapshots in
+      guard snapshots[window] == nil else { throw SinkError.alreadyBegun(name) }
+      snapshots[window] = current
     }
   }
 
-  /// The regions of covered files written during the scope (or whole files), one content each.
-  public func collect() async throws -> [SinkContent] {
-    guard let before = snapshot.current else { throw SinkError.notBegun(name) }
+  private func collectNow(_ window: SinkWindow) throws -> [SinkContent] {
+    guard let before = snapshots.withLock({ $0[window] }) else { throw SinkError.notBegun(name) }
     var contents: [SinkContent] = []
     var seen: Set<String> = []
     for match in resolveAll() {
@@ -87,11 +110,6 @@ public final class FileSink: LeakSink {
     return contents
   }
 
-  /// Forgets the snapshot so the sink can begin again.
-  public func end() async {
-    snapshot.withLock { $0 = nil }
-  }
-
   /// Where the scope's bytes start: past the old size if the file only grew, else at 0.
   private func startOffset(path: String, now: FileIdentity, before: Snapshot?) -> UInt64 {
     guard coverage == .writtenDuringScope, let before else { return 0 }
@@ -105,8 +123,9 @@ public final class FileSink: LeakSink {
   private func resolveAll() -> [FileTarget.Match] {
     var unique: [String: FileTarget.Match] = [:]
     var order: [String] = []
+    let namingRoot = FileTarget.namingRoot(of: targets.map(\.root), base: base)
     for target in targets {
-      for match in target.resolve() where unique[match.path] == nil {
+      for match in target.resolve(namingRoot: namingRoot) where unique[match.path] == nil {
         unique[match.path] = match
         order.append(match.path)
       }

@@ -10,8 +10,6 @@ struct FileTarget: Sendable {
 
   /// The absolute path or pattern.
   let absolute: String
-  /// Where names are made relative to: the sink's base, or the target's parent directory.
-  let namingRoot: String
   /// The pattern, if the target has wildcards.
   let glob: GlobPattern?
   /// The directory a glob's walk starts from (its wildcard-free leading components).
@@ -30,18 +28,42 @@ struct FileTarget: Sendable {
       glob = nil
       globRoot = absolute
     }
-    namingRoot = base.map(Self.normalize) ?? Self.parent(of: globRoot)
   }
 
-  /// The regular files the target covers right now.
-  func resolve() -> [Match] {
+  /// The directory the target's files lie under: a glob's wildcard-free root, a watched
+  /// directory itself, or a watched file's parent.
+  var root: String {
+    if glob != nil { return globRoot }
+    return FileIdentity.isDirectory(absolute) ? absolute : Self.parent(of: absolute)
+  }
+
+  /// The regular files the target covers right now, named relative to `namingRoot`.
+  func resolve(namingRoot: String) -> [Match] {
     if let glob {
-      return walk(globRoot).filter { glob.matches($0.relative) }.map { match($0.path) }
+      return walk(globRoot).filter { glob.matches($0.relative) }.map { match($0.path, namingRoot) }
     }
     if FileIdentity.isDirectory(absolute) {
-      return walk(absolute).map { match($0.path) }
+      return walk(absolute).map { match($0.path, namingRoot) }
     }
-    return FileIdentity(path: absolute) == nil ? [] : [match(absolute)]
+    return FileIdentity(path: absolute) == nil ? [] : [match(absolute, namingRoot)]
+  }
+
+  /// Where a sink's names are made relative to, so that they hold no temporary directory and
+  /// read the same in every run: `base` when every root lies inside it, else the deepest
+  /// directory holding every root (a single watched directory names its files relative to itself;
+  /// the sink's name labels the root).
+  static func namingRoot(of roots: [String], base: String?) -> String {
+    if let base = base.map(normalize), roots.allSatisfy({ isInside($0, base) }) { return base }
+    guard var common = roots.first?.split(separator: "/").map(String.init) else { return base ?? "/" }
+    for root in roots.dropFirst() {
+      let parts = root.split(separator: "/").map(String.init)
+      common = Array(zip(common, parts).prefix { $0 == $1 }.map(\.0))
+    }
+    return "/" + common.joined(separator: "/")
+  }
+
+  private static func isInside(_ path: String, _ directory: String) -> Bool {
+    path == directory || path.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
   }
 
   private func walk(_ root: String) -> [(path: String, relative: String)] {
@@ -56,7 +78,7 @@ struct FileTarget: Sendable {
     return found.sorted { $0.0 < $1.0 }
   }
 
-  private func match(_ path: String) -> Match {
+  private func match(_ path: String, _ namingRoot: String) -> Match {
     let prefix = namingRoot.hasSuffix("/") ? namingRoot : namingRoot + "/"
     let name = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     return Match(path: path, displayName: name)

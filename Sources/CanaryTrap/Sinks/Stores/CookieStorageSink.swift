@@ -8,7 +8,7 @@ import Foundation
 /// cookie per line, as content named `cookies` (or the name you give).
 ///
 /// The whole storage is scanned when the scope ends, including cookies stored before it began.
-public struct CookieStorageSink: LeakSink {
+public struct CookieStorageSink: LeakSink, ImmediatelyBeginningSink {
   /// The name findings use, `cookies` unless told otherwise.
   public let name: String
   private let storage: StorageReference
@@ -40,6 +40,9 @@ public struct CookieStorageSink: LeakSink {
     if let commentURL = cookie.commentURL { parts.append("CommentURL=\(commentURL.absoluteString)") }
     return parts.joined(separator: "; ") + "\n"
   }
+
+  /// Needs no set-up: the whole store is read when the scope ends.
+  func beginImmediately(_ window: SinkWindow) throws {}
 }
 
 /// Holds an `HTTPCookieStorage`, which is thread-safe but not marked `Sendable` everywhere.

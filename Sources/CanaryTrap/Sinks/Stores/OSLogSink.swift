@@ -11,12 +11,12 @@ import Foundation
 /// a clear "unavailable on this platform" error, so the scope reports the sink as failed rather
 /// than silently clean. Values logged as private (the default for dynamic strings) are redacted
 /// by the system before the store returns them, so only what the log really exposes is scanned.
-public final class OSLogSink: LeakSink {
+public final class OSLogSink: LeakSink, ImmediatelyBeginningSink {
   /// The name findings use, `os-log` unless told otherwise.
   public let name: String
   /// Only entries of this subsystem are scanned, if given.
   public let subsystem: String?
-  private let start = Locked<Date?>(nil)
+  private let starts = Locked<[SinkWindow: Date]>([:])
 
   /// Whether this platform can read the process's own log entries.
   public static var isAvailable: Bool {
@@ -33,13 +33,29 @@ public final class OSLogSink: LeakSink {
   }
 
   /// Remembers when the scope began; entries from then on are scanned.
-  public func begin() async throws {
-    start.withLock { $0 = Date() }
-  }
+  public func begin() async throws { try beginImmediately(.standalone) }
 
   /// Each entry since ``begin()`` as a line `subsystem [category] message`.
-  public func collect() async throws -> [SinkContent] {
-    guard let since = start.current else { throw SinkError.notBegun(name) }
+  public func collect() async throws -> [SinkContent] { try await collect(.standalone) }
+
+  /// Forgets when the scope began.
+  public func end() async { await end(.standalone) }
+
+  /// Remembers when `window` began; entries from then on are scanned.
+  public func begin(_ window: SinkWindow) async throws { try beginImmediately(window) }
+
+  func beginImmediately(_ window: SinkWindow) throws {
+    starts.withLock { $0[window] = Date() }
+  }
+
+  /// Forgets when `window` began.
+  public func end(_ window: SinkWindow) async {
+    _ = starts.withLock { $0.removeValue(forKey: window) }
+  }
+
+  /// Each entry since `window` began as a line `subsystem [category] message`.
+  public func collect(_ window: SinkWindow) async throws -> [SinkContent] {
+    guard let since = starts.withLock({ $0[window] }) else { throw SinkError.notBegun(name) }
     #if canImport(OSLog)
       if #available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *) {
         return [.bytes(Data(try await readEntriesOnceStored(since: since).utf8), name: name)]

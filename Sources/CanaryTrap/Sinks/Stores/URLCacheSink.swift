@@ -14,7 +14,7 @@ import Foundation
 /// platforms, the directory passed to `URLCache(memoryCapacity:diskCapacity:directory:)`). The
 /// whole cache is scanned, not only what was stored during the scope. Findings are named
 /// `url-cache:` and the response's URL, or `url-cache:disk/` and a file's path.
-public final class URLCacheSink: LeakSink {
+public final class URLCacheSink: LeakSink, ImmediatelyBeginningSink {
   /// The prefix of every finding's name, `url-cache` unless told otherwise.
   public let name: String
   private let cache: CacheReference
@@ -84,6 +84,9 @@ public final class URLCacheSink: LeakSink {
     }
     return files.sorted { $0.name < $1.name }
   }
+
+  /// Needs no set-up: the whole store is read when the scope ends.
+  func beginImmediately(_ window: SinkWindow) throws {}
 }
 
 /// Holds a `URLCache`, which is thread-safe but not marked `Sendable` on every platform.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It reads `dictionaryRepresentation()` of the suite when the scope ends, so values registered
 /// or inherited from the global domain appear too; they hold no canary of this run.
-public struct UserDefaultsSink: LeakSink {
+public struct UserDefaultsSink: LeakSink, ImmediatelyBeginningSink {
   /// The suite read.
   public let suiteName: String
   /// The name findings use, `user-defaults:` and the suite name unless told otherwise.
@@ -24,4 +24,7 @@ public struct UserDefaultsSink: LeakSink {
     }
     return [.bytes(PropertyListText.flatten(defaults.dictionaryRepresentation()), name: name)]
   }
+
+  /// Needs no set-up: the whole store is read when the scope ends.
+  func beginImmediately(_ window: SinkWindow) throws {}
 }

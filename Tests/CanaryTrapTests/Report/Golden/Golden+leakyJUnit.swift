@@ -25,7 +25,7 @@ canary planted in request.header[X-Session] leaked into stdout, in plain text, a
     <testcase classname="SignInLeakTests.signIn()" name="source: app.log" file="Tests/AppTests/SignInLeakTests.swift" line="12"/>
     <testcase classname="SignInLeakTests.signIn()" name="source: stdout" file="Tests/AppTests/SignInLeakTests.swift" line="12"/>
     <testcase classname="SignInLeakTests.signIn()" name="source: stderr" file="Tests/AppTests/SignInLeakTests.swift" line="12">
-      <error type="canary-source-silent" message="silent: no bytes written">stderr captured nothing during the run (no bytes written), so a leak there would go unseen</error>
+      <error type="canary-source-silent" message="silent: no bytes written">stderr heard nothing of this run (no bytes written), so a leak there would go unseen</error>
     </testcase>
   </testsuite>
 </testsuites>

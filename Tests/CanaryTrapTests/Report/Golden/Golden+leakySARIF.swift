@@ -26,7 +26,7 @@ extension Golden {
               },
               "level" : "warning",
               "message" : {
-                "text" : "stderr captured nothing during the run (no bytes written), so a leak there would go unseen"
+                "text" : "stderr heard nothing of this run (no bytes written), so a leak there would go unseen"
               }
             }
           ]
