@@ -49,6 +49,7 @@ extension LeakReport {
     let notifications = problems.compactMap(Self.sarifNotification)
     let run = SARIFLog.Run(
       tool: .init(driver: .init(rules: rules)),
+      automationDetails: .init(id: "canarytrap/\(SARIFMerge.runID(title))"),
       invocations: [
         .init(
           executionSuccessful: notifications.isEmpty,
