@@ -29,7 +29,7 @@ let package = Package(
       swiftSettings: strictSwift),
     .testTarget(name: "CanaryCLITests", dependencies: ["CanaryCLI"], swiftSettings: strictSwift),
     .testTarget(
-      name: "CanaryTrapTemplates", dependencies: ["CanaryTrapTesting", "CanaryTrapExamples"],
+      name: "CanaryTrapTemplates", dependencies: ["CanaryTrapTesting"],
       path: "Templates/Tests", swiftSettings: strictSwift),
   ],
   swiftLanguageModes: [.v6]

@@ -22,6 +22,9 @@ public enum CommandLineTool {
     Subcommand(
       name: "init", abstract: "Write a canary suite template into your test folder.", run: InitCommand.run),
     Subcommand(
+      name: "report", abstract: "Merge per-test SARIF reports into one for code scanning.",
+      run: ReportCommand.run),
+    Subcommand(
       name: "bench", abstract: "Measure CanaryTrap against reference tools (release build).",
       run: BenchCommand.run),
   ]

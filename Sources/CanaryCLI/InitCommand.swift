@@ -7,8 +7,8 @@ enum InitCommand {
            canary init --list
 
     Writes a canary suite template for one request kind into DIR (default: the current
-    directory). Templates compile against CanaryTrapTesting and the example transports; replace
-    the code marked `// Replace with your client` with your app's client.
+    directory). Templates import only CanaryTrapTesting and carry a stand-in client; replace the
+    code marked `// Replace with your API client` with your app's client.
 
     OPTIONS:
       --xctest        Write the XCTest flavour instead of the Swift Testing one.

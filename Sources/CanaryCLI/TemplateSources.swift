@@ -6,10 +6,11 @@ enum TemplateSources {
   /// File name to template text.
   static let files: [String: String] = [
     "GraphQLLeakTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import Testing
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -18,17 +19,17 @@ import Testing
 /// A GraphQL POST: the operation's variables carry personal data in the JSON body, and the
 /// response's `data` carries a token.
 ///
-/// Template from `canary init graphql`: replace the code marked `// Replace with your client` with
+/// Template from `canary init graphql`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct GraphQLLeakTests {
   @Test func graphQLLogsNoVariablesOrResponseData() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
     let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
@@ -67,12 +68,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "JSONAPILeakTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import Testing
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -82,17 +99,17 @@ import Testing
 /// listed as sensitive, an account number in the path, a cursor in the query, and personal data in
 /// the JSON response.
 ///
-/// Template from `canary init json-api`: replace the code marked `// Replace with your client` with
+/// Template from `canary init json-api`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct JSONAPILeakTests {
   @Test func apiCallLogsNoHeaderPathOrResponseSecret() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let bearer = trap.canary(.jwt, at: .requestHeader("Authorization"))
     let apiKey = trap.canary(.token, at: .requestHeader("X-API-Key"))
@@ -135,12 +152,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "MultipartUploadLeakTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import Testing
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -149,17 +182,17 @@ import Testing
 /// A multipart upload: a text field, a file's content and the file's name, each of which may carry
 /// personal data.
 ///
-/// Template from `canary init multipart`: replace the code marked `// Replace with your client` with
+/// Template from `canary init multipart`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct MultipartUploadLeakTests {
   @Test func uploadLogsNoFieldFileOrFilename() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
     let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
@@ -203,12 +236,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "SignInLeakTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import Testing
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -218,17 +267,17 @@ import Testing
 /// refresh token and a user ID come back in the JSON response, a session cookie comes back in
 /// `Set-Cookie` and is sent on the next request.
 ///
-/// Template from `canary init sign-in`: replace the code marked `// Replace with your client` with
+/// Template from `canary init sign-in`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct SignInLeakTests {
   @Test func signInLogsNoCredentialTokenOrCookie() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let email = trap.canary(.email, at: .requestBody(.json("email")))
     let password = trap.canary(.password, at: .requestBody(.json("password")))
@@ -272,12 +321,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "SignedDownloadLeakTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import Testing
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -287,17 +352,17 @@ import Testing
 /// holds a one-time file token and whose query holds a signature; the transport follows it, so the
 /// same secrets are in the final URL.
 ///
-/// Template from `canary init signed-download`: replace the code marked `// Replace with your client` with
+/// Template from `canary init signed-download`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct SignedDownloadLeakTests {
   @Test func downloadLogsNoSignedLocationOrFinalURL() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
     let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
@@ -333,12 +398,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "TokenRefreshLeakTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import Testing
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -348,17 +429,17 @@ import Testing
 /// `WWW-Authenticate` challenge, the client trades its refresh token for new tokens, and retries
 /// with the new access token.
 ///
-/// Template from `canary init token-refresh`: replace the code marked `// Replace with your client` with
+/// Template from `canary init token-refresh`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct TokenRefreshLeakTests {
   @Test func refreshLogsNoExpiredRefreshOrNewToken() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let expired = trap.canary(.jwt, at: .requestHeader("Authorization"))
     let challenge = trap.canary(.token, at: .responseHeader("WWW-Authenticate"))
@@ -409,12 +490,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "GraphQLLeakXCTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import XCTest
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -424,17 +521,17 @@ import XCTest
 /// response's `data` carries a token.
 ///
 /// Template from `canary init graphql --xctest`: replace the code marked
-/// `// Replace with your client` with your app's client, and keep every planted location your
+/// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class GraphQLLeakXCTests: CanaryTrapTestCase {
   func testGraphQLLogsNoVariablesOrResponseData() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
     let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
@@ -474,12 +571,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "JSONAPILeakXCTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import XCTest
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -490,17 +603,17 @@ import XCTest
 /// the JSON response.
 ///
 /// Template from `canary init json-api --xctest`: replace the code marked
-/// `// Replace with your client` with your app's client, and keep every planted location your
+/// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class JSONAPILeakXCTests: CanaryTrapTestCase {
   func testApiCallLogsNoHeaderPathOrResponseSecret() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let bearer = trap.canary(.jwt, at: .requestHeader("Authorization"))
     let apiKey = trap.canary(.token, at: .requestHeader("X-API-Key"))
@@ -544,12 +657,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "MultipartUploadLeakXCTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import XCTest
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -559,17 +688,17 @@ import XCTest
 /// personal data.
 ///
 /// Template from `canary init multipart --xctest`: replace the code marked
-/// `// Replace with your client` with your app's client, and keep every planted location your
+/// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class MultipartUploadLeakXCTests: CanaryTrapTestCase {
   func testUploadLogsNoFieldFileOrFilename() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
     let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
@@ -614,12 +743,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "SignInLeakXCTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import XCTest
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -630,17 +775,17 @@ import XCTest
 /// `Set-Cookie` and is sent on the next request.
 ///
 /// Template from `canary init sign-in --xctest`: replace the code marked
-/// `// Replace with your client` with your app's client, and keep every planted location your
+/// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class SignInLeakXCTests: CanaryTrapTestCase {
   func testSignInLogsNoCredentialTokenOrCookie() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let email = trap.canary(.email, at: .requestBody(.json("email")))
     let password = trap.canary(.password, at: .requestBody(.json("password")))
@@ -685,12 +830,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "SignedDownloadLeakXCTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import XCTest
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -701,17 +862,17 @@ import XCTest
 /// same secrets are in the final URL.
 ///
 /// Template from `canary init signed-download --xctest`: replace the code marked
-/// `// Replace with your client` with your app's client, and keep every planted location your
+/// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class SignedDownloadLeakXCTests: CanaryTrapTestCase {
   func testDownloadLogsNoSignedLocationOrFinalURL() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
     let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
@@ -748,12 +909,28 @@ private func exchange(
   return (data, http)
 }
 
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
 """#####,
     "TokenRefreshLeakXCTests.swift": #####"""
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import XCTest
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -764,17 +941,17 @@ import XCTest
 /// with the new access token.
 ///
 /// Template from `canary init token-refresh --xctest`: replace the code marked
-/// `// Replace with your client` with your app's client, and keep every planted location your
+/// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class TokenRefreshLeakXCTests: CanaryTrapTestCase {
   func testRefreshLogsNoExpiredRefreshOrNewToken() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let expired = trap.canary(.jwt, at: .requestHeader("Authorization"))
     let challenge = trap.canary(.token, at: .responseHeader("WWW-Authenticate"))
@@ -825,6 +1002,21 @@ private func exchange(
   trap.observe(data, response)
   guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
   return (data, http)
+}
+
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
 }
 
 """#####,

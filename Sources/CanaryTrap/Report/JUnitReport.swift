@@ -1,17 +1,29 @@
+import Foundation
+
 extension LeakReport {
   /// JUnit XML: one `<testcase>` per planted location (a `<failure>` listing its findings when it
   /// leaked, an `<error>` when a canary there was never delivered), one per scanned source (an
   /// `<error>` when it was silent or unreadable) and one for run errors. Undelivered canaries are
   /// errors rather than skips because CI must not treat an unproven run as a pass.
+  ///
+  /// The document is valid against the Jenkins `junit-10.xsd` schema, and its `<testsuite>` against
+  /// the Ant JUnit schema: `timestamp` (UTC, no zone), `hostname` and `time` on the suite, `time`
+  /// and `classname` on every case, `package` and `id` for aggregators, `system-out` and
+  /// `system-err` last. The source location goes in properties (neither schema allows `file` or
+  /// `line` on `<testcase>`).
   func junitRendering() -> String {
     let cases = junitCases()
     let failures = cases.filter { $0.outcome?.element == "failure" }.count
     let errorCount = cases.filter { $0.outcome?.element == "error" }.count
-    let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errorCount)\" skipped=\"0\""
+    let run = self.run ?? ReportRun(started: Date(), seconds: 0)
+    let time = run.junitSeconds
+    let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errorCount)\""
     var lines = [
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-      "<testsuites name=\"CanaryTrap\" \(counts)>",
-      "  <testsuite name=\"\(title.markupEscaped)\" \(counts)>",
+      "<testsuites name=\"CanaryTrap\" \(counts) time=\"\(time)\">",
+      "  <testsuite name=\"\((title.isEmpty ? "CanaryTrap" : title).markupEscaped)\" \(counts) skipped=\"0\" time=\"\(time)\""
+        + " timestamp=\"\(run.junitTimestamp)\" hostname=\"\(run.hostname.markupEscaped)\""
+        + " package=\"CanaryTrap\" id=\"0\">",
       "    <properties>",
       "      <property name=\"verdict\" value=\"\(verdict.rawValue)\"/>",
       "      <property name=\"summary\" value=\"\(verdictLine.markupEscaped)\"/>",
@@ -23,14 +35,13 @@ extension LeakReport {
     if let sourceLocation {
       let written = "\(sourceLocation.filePath):\(sourceLocation.line):\(sourceLocation.column)"
       lines.append("      <property name=\"sourceLocation\" value=\"\(written.markupEscaped)\"/>")
+      lines.append("      <property name=\"file\" value=\"\(sourceLocation.filePath.markupEscaped)\"/>")
+      lines.append("      <property name=\"line\" value=\"\(sourceLocation.line)\"/>")
     }
     lines.append("    </properties>")
     for testCase in cases {
-      var attributes = "classname=\"\(title.markupEscaped)\" name=\"\(testCase.name.markupEscaped)\""
-      if let sourceLocation {
-        attributes +=
-          " file=\"\(sourceLocation.filePath.markupEscaped)\" line=\"\(sourceLocation.line)\""
-      }
+      let attributes =
+        "classname=\"\(title.markupEscaped)\" name=\"\(testCase.name.markupEscaped)\" time=\"0.000\""
       guard let outcome = testCase.outcome else {
         lines.append("    <testcase \(attributes)/>")
         continue
@@ -42,6 +53,8 @@ extension LeakReport {
           + "</\(outcome.element)>")
       lines.append("    </testcase>")
     }
+    lines.append("    <system-out>\(verdictLine.markupEscaped)</system-out>")
+    lines.append("    <system-err></system-err>")
     lines += ["  </testsuite>", "</testsuites>"]
     return lines.joined(separator: "\n") + "\n"
   }

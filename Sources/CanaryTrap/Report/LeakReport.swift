@@ -19,6 +19,9 @@ public struct LeakReport: Sendable, Hashable {
   public var errors: [String]
   /// Where in the user's tests the run was written, when known.
   public var sourceLocation: ReportSourceLocation?
+  /// When, how long and where the run happened, when known; JUnit output uses the rendering
+  /// time on this machine otherwise.
+  public var run: ReportRun?
 
   /// Creates a report.
   public init(

@@ -1,6 +1,10 @@
 /// The encodable shape of a SARIF 2.1.0 log, limited to the properties CanaryTrap writes.
-struct SARIFLog: Encodable {
+struct SARIFLog: Codable {
   static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+  /// The version code scanning shows for the tool.
+  static let toolVersion = "1.0.0"
+  /// Where a reader of an alert learns what CanaryTrap is.
+  static let informationURI = "https://github.com/OWNER/CanaryTrap"
 
   var schema = schemaURI
   var version = "2.1.0"
@@ -11,23 +15,31 @@ struct SARIFLog: Encodable {
     case version, runs
   }
 
-  struct Run: Encodable {
+  struct Run: Codable {
     var tool: Tool
+    /// `category/run-id`; code scanning keeps one run per category.
+    var automationDetails: AutomationDetails?
     var invocations: [Invocation]
     var results: [Result]
     var properties: [String: String]
   }
 
-  struct Tool: Encodable {
+  struct AutomationDetails: Codable {
+    var id: String
+  }
+
+  struct Tool: Codable {
     var driver: Driver
   }
 
-  struct Driver: Encodable {
+  struct Driver: Codable {
     var name = "CanaryTrap"
+    var version: String? = SARIFLog.toolVersion
+    var informationUri: String? = SARIFLog.informationURI
     var rules: [Rule]
   }
 
-  struct Rule: Encodable {
+  struct Rule: Codable {
     var id: String
     var name: String
     var shortDescription: Message
@@ -36,11 +48,11 @@ struct SARIFLog: Encodable {
     var defaultConfiguration = Configuration()
     var properties: RuleProperties
 
-    struct Configuration: Encodable {
+    struct Configuration: Codable {
       var level = "error"
     }
 
-    struct RuleProperties: Encodable {
+    struct RuleProperties: Codable {
       var tags: [String]
       var precision = "very-high"
       var problemSeverity = "error"
@@ -54,26 +66,26 @@ struct SARIFLog: Encodable {
     }
   }
 
-  struct Message: Encodable {
+  struct Message: Codable {
     var text: String
   }
 
-  struct Invocation: Encodable {
+  struct Invocation: Codable {
     var executionSuccessful: Bool
     var toolExecutionNotifications: [Notification]?
   }
 
-  struct Notification: Encodable {
+  struct Notification: Codable {
     var level: String
     var message: Message
     var descriptor: Descriptor
 
-    struct Descriptor: Encodable {
+    struct Descriptor: Codable {
       var id: String
     }
   }
 
-  struct Result: Encodable {
+  struct Result: Codable {
     var ruleId: String
     var ruleIndex: Int
     var level = "error"
@@ -83,25 +95,25 @@ struct SARIFLog: Encodable {
     var properties: ResultProperties
   }
 
-  struct Location: Encodable {
+  struct Location: Codable {
     var physicalLocation: PhysicalLocation
   }
 
-  struct PhysicalLocation: Encodable {
+  struct PhysicalLocation: Codable {
     var artifactLocation: ArtifactLocation
     var region: Region
   }
 
-  struct ArtifactLocation: Encodable {
+  struct ArtifactLocation: Codable {
     var uri: String
   }
 
-  struct Region: Encodable {
+  struct Region: Codable {
     var startLine: Int
     var startColumn: Int
   }
 
-  struct ResultProperties: Encodable {
+  struct ResultProperties: Codable {
     var canaryLocation: String
     var canaryShape: String?
     var encoding: String

@@ -54,6 +54,7 @@ extension LeakReport {
     }
     let run = SARIFLog.Run(
       tool: .init(driver: .init(rules: rules)),
+      automationDetails: .init(id: "canarytrap/\(SARIFMerge.runID(title))"),
       invocations: [
         .init(
           executionSuccessful: notifications.isEmpty,

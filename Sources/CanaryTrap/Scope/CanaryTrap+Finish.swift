@@ -60,9 +60,10 @@ extension CanaryTrap {
     findings += HeldSecretProof.wireFindings(
       of: canaries.canaries, in: server.requests, options: configuration.scanOptions)
     let errors = state.withLock { $0.errors }
-    let report = LeakReport(
+    var report = LeakReport(
       title: title, canaries: canaries.canaries, findings: findings, sources: sources,
       deliveries: deliveries, errors: errors, sourceLocation: sourceLocation)
+    report.run = ReportRun.endingNow(startedAt: createdAt)
     writeReportIfAsked(report)
     return report
   }

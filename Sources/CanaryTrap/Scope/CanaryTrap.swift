@@ -32,6 +32,8 @@ public final class CanaryTrap: Sendable {
   public let tracer: String
 
   let state = Locked(ScopeState())
+  /// When the scope was created; reports give it as the run's start.
+  let createdAt = Date()
 
   /// Creates a scope; call ``start()`` before sending requests to ``baseURL``.
   public init(

@@ -1,7 +1,8 @@
-import CanaryTrapExamples  // Replace with your app's module
 import CanaryTrapTesting
 import Foundation
 import Testing
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -11,17 +12,17 @@ import Testing
 /// holds a one-time file token and whose query holds a signature; the transport follows it, so the
 /// same secrets are in the final URL.
 ///
-/// Template from `canary init signed-download`: replace the code marked `// Replace with your client` with
+/// Template from `canary init signed-download`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct SignedDownloadLeakTests {
   @Test func downloadLogsNoSignedLocationOrFinalURL() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your client: build it exactly as the app does (same session configuration,
+    // Replace with your API client: build it exactly as the app does (same session configuration,
     // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
     let log = trap.memoryLog()
-    let client = RedactingTransport(sink: log)
-    defer { client.invalidate() }
-    let transport = Transport { try await client.send($0) }
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
     let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
@@ -55,4 +56,19 @@ private func exchange(
   trap.observe(data, response)
   guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
   return (data, http)
+}
+
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
 }

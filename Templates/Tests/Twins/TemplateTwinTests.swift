@@ -1,4 +1,3 @@
-import CanaryTrapExamples
 import CanaryTrapTesting
 import Foundation
 import Testing
@@ -8,7 +7,8 @@ import Testing
 #endif
 
 /// The twins of the templates: the same flows through a client that logs too much, proving the
-/// scope the templates rely on reports each leaked canary as an issue.
+/// scope the templates rely on reports each leaked canary as an issue. Like the templates, they
+/// need nothing but `CanaryTrapTesting`.
 @Suite struct TemplateTwinTests {
   /// Runs `body` in a scope expected to leak and returns the text of every issue it recorded.
   private func leakIssues(_ body: @escaping (CanaryTrap, MemoryLog) async throws -> Void) async throws
@@ -28,9 +28,9 @@ import Testing
     return issues.current
   }
 
-  @Test func signInThroughAPrintingLoggerReportsTheTokensAndTheCookie() async throws {
+  @Test func signInThroughAPrintingClientReportsTheTokensAndTheCookie() async throws {
     let issues = try await leakIssues { trap, log in
-      let logger = PrintingLogger(session: URLSession(configuration: .ephemeral), output: log.write)
+      let logger = PrintingClient(log: log)
       let password = trap.canary(.password, at: .requestBody(.json("password")))
       let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
       let session = trap.canary(.token, at: .responseCookie("session"))
@@ -56,9 +56,9 @@ import Testing
     }
   }
 
-  @Test func signedDownloadThroughAPrintingLoggerReportsTheSignature() async throws {
+  @Test func signedDownloadThroughAPrintingClientReportsTheSignature() async throws {
     let issues = try await leakIssues { trap, log in
-      let client = PrintingLogger(session: URLSession(configuration: .ephemeral), output: log.write)
+      let client = PrintingClient(log: log)
       let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
       let route = "/\(trap.tracer)/files"
       trap.server.on(.get, "\(route)/report", respond: .redirect(302, to: "\(route)/blob?sig=\(signature)"))
@@ -73,5 +73,26 @@ import Testing
       issues.contains {
         $0.hasPrefix("canary planted in redirect[1].location.query[sig] leaked into memory-log")
       })
+  }
+}
+
+/// A debug client as many apps have while a feature is built: it prints the final URL, every
+/// header and the body of each request and response, canaries included.
+private struct PrintingClient: Sendable {
+  let log: MemoryLog
+
+  func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.invalidateAndCancel() }
+    log.write("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "-")")
+    for (name, value) in request.allHTTPHeaderFields ?? [:] { log.write("  \(name): \(value)") }
+    log.write("  body: \(String(decoding: request.httpBody ?? Data(), as: UTF8.self))")
+    let (data, response) = try await Transport.urlSession(session).send(request)
+    if let http = response as? HTTPURLResponse {
+      log.write("\(http.statusCode) \(http.url?.absoluteString ?? "-")")
+      for (name, value) in http.allHeaderFields { log.write("  \(name): \(value)") }
+    }
+    log.write("  body: \(String(decoding: data, as: UTF8.self))")
+    return (data, response)
   }
 }

@@ -7,6 +7,9 @@ extension Golden {
   "$schema" : "https://json.schemastore.org/sarif-2.1.0.json",
   "runs" : [
     {
+      "automationDetails" : {
+        "id" : "canarytrap/SignInLeakTests.signIn--"
+      },
       "invocations" : [
         {
           "executionSuccessful" : false,
@@ -140,6 +143,7 @@ extension Golden {
       ],
       "tool" : {
         "driver" : {
+          "informationUri" : "https://github.com/OWNER/CanaryTrap",
           "name" : "CanaryTrap",
           "rules" : [
             {
@@ -220,7 +224,8 @@ extension Golden {
                 "text" : "Secret from request.header leaks in plain text"
               }
             }
-          ]
+          ],
+          "version" : "1.0.0"
         }
       }
     }

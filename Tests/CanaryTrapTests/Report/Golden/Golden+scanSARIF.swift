@@ -7,6 +7,9 @@ extension Golden {
   "$schema" : "https://json.schemastore.org/sarif-2.1.0.json",
   "runs" : [
     {
+      "automationDetails" : {
+        "id" : "canarytrap/canary-scan"
+      },
       "invocations" : [
         {
           "executionSuccessful" : true
@@ -120,6 +123,7 @@ extension Golden {
       ],
       "tool" : {
         "driver" : {
+          "informationUri" : "https://github.com/OWNER/CanaryTrap",
           "name" : "CanaryTrap",
           "rules" : [
             {
@@ -174,7 +178,8 @@ extension Golden {
                 "text" : "Secret from request.body.json leaks hashed (sha256-hex)"
               }
             }
-          ]
+          ],
+          "version" : "1.0.0"
         }
       }
     }

@@ -1,0 +1,80 @@
+import Foundation
+
+/// What SARIF 2.1.0 and GitHub's code-scanning upload require of a log, checked on its JSON
+/// (written here from the specification's required properties and enumerations and GitHub's
+/// "SARIF support for code scanning" page; no schema is copied). One sentence per violation.
+enum SARIFChecker {
+  static let levels: Set<String> = ["none", "note", "warning", "error"]
+
+  /// Every rule `data` breaks; `singleRun` demands one run (one category per upload).
+  static func violations(in data: Data, singleRun: Bool) -> [String] {
+    guard let log = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      return ["not a JSON object"]
+    }
+    var problems: [String] = []
+    if log["version"] as? String != "2.1.0" { problems.append("version is not \"2.1.0\"") }
+    guard let runs = log["runs"] as? [[String: Any]] else { return problems + ["runs is not an array"] }
+    if singleRun && runs.count != 1 {
+      problems.append("\(runs.count) runs; code scanning takes one per category")
+    }
+    var categories = Set<String>()
+    for (number, run) in runs.enumerated() {
+      let at = "runs[\(number)]"
+      let driver = (run["tool"] as? [String: Any])?["driver"] as? [String: Any]
+      if (driver?["name"] as? String)?.isEmpty != false { problems.append("\(at).tool.driver.name missing") }
+      if driver?["version"] as? String == nil { problems.append("\(at).tool.driver.version missing") }
+      if let uri = driver?["informationUri"] as? String {
+        if URL(string: uri)?.scheme == nil {
+          problems.append("\(at).tool.driver.informationUri is not absolute")
+        }
+      } else {
+        problems.append("\(at).tool.driver.informationUri missing")
+      }
+      if let id = (run["automationDetails"] as? [String: Any])?["id"] as? String {
+        let category = id.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+          separator: "/")
+        if !categories.insert(category).inserted { problems.append("\(at) repeats category \(category)") }
+      } else {
+        problems.append("\(at).automationDetails.id missing")
+      }
+      let rules = driver?["rules"] as? [[String: Any]] ?? []
+      var fingerprints = Set<String>()
+      for (index, result) in (run["results"] as? [[String: Any]] ?? []).enumerated() {
+        let where_ = "\(at).results[\(index)]"
+        if ((result["message"] as? [String: Any])?["text"] as? String)?.isEmpty != false {
+          problems.append("\(where_).message.text missing")
+        }
+        if let level = result["level"] as? String, !levels.contains(level) {
+          problems.append("\(where_).level \(level) is not one of \(levels.sorted())")
+        }
+        let ruleID = result["ruleId"] as? String
+        if let ruleIndex = result["ruleIndex"] as? Int {
+          if !rules.indices.contains(ruleIndex) || rules[ruleIndex]["id"] as? String != ruleID {
+            problems.append("\(where_).ruleIndex \(ruleIndex) does not point at rule \(ruleID ?? "?")")
+          }
+        }
+        let fingerprint = (result["partialFingerprints"] as? [String: String])?.sorted { $0.key < $1.key }
+        if let fingerprint, !fingerprint.isEmpty {
+          if !fingerprints.insert("\(fingerprint)").inserted {
+            problems.append("\(where_) repeats a fingerprint")
+          }
+        } else {
+          problems.append("\(where_).partialFingerprints missing")
+        }
+        let locations = result["locations"] as? [[String: Any]] ?? []
+        if locations.isEmpty { problems.append("\(where_) has no location") }
+        for location in locations {
+          let physical = location["physicalLocation"] as? [String: Any]
+          let uri = (physical?["artifactLocation"] as? [String: Any])?["uri"] as? String ?? ""
+          if uri.isEmpty { problems.append("\(where_) artifact URI missing") }
+          if uri.hasPrefix("/") { problems.append("\(where_) artifact URI \(uri) is a bare absolute path") }
+          let region = physical?["region"] as? [String: Any]
+          for key in ["startLine", "startColumn"] {
+            if let value = region?[key] as? Int, value < 1 { problems.append("\(where_) region.\(key) < 1") }
+          }
+        }
+      }
+    }
+    return problems
+  }
+}
