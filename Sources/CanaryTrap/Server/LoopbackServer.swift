@@ -38,14 +38,36 @@ public final class LoopbackServer: Sendable {
     public var maxHeaderBytes: Int = 64 * 1024
     /// The largest request body accepted; larger ones get 413.
     public var maxBodyBytes: Int = 32 * 1024 * 1024
-    /// How long a connection may stay silent before it is closed (a partial request gets 408).
+    /// How long a connection with no request in progress may stay open; bytes that do not start
+    /// a request (blank lines) do not extend it.
     public var idleTimeout: Duration = .seconds(30)
+    /// How long a request head may take from its first byte to its empty line; a slower one gets
+    /// 408 and the connection closes, however often bytes trickle in.
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// How long a request body may take from the end of its head; a slower one gets 408 and the
+    /// connection closes.
+    public var requestBodyTimeout: Duration = .seconds(30)
     /// Whether well-formed requests are kept in ``LoopbackServer/requests`` (malformed ones always are).
     public var recordsRequests: Bool = true
+    /// The most requests kept in ``LoopbackServer/requests``; later ones are still answered but
+    /// only counted in ``ServerCounters/requestsDropped``.
+    public var maxRecordedRequests: Int = 10_000
+    /// The most body and raw bytes kept across the record; a request past it is kept with its body
+    /// and raw bytes cut, counted in ``RecordedRequest/droppedBytes`` and
+    /// ``ServerCounters/bytesDropped``.
+    public var maxRecordedBytes: Int = 64 * 1024 * 1024
+    /// The most connections open at once; nil picks one below the process's descriptor limit.
+    /// When full (or when descriptors run out) the oldest idle connection, else the slowest
+    /// partial request, is closed to make room.
+    public var maxConnections: Int? = nil
+    /// The most response bytes queued on one connection before the server stops reading from it
+    /// (a client that pipelines without reading waits; the others are served).
+    public var maxQueuedResponseBytes: Int = 1024 * 1024
     /// Uses poll(2) even where epoll is available (for tests of the portable path).
     public var usePollInsteadOfEpoll: Bool = false
 
-    /// The defaults: 127.0.0.1, ephemeral port, 64 KiB heads, 32 MiB bodies, 30 s idle timeout.
+    /// The defaults: 127.0.0.1, ephemeral port, 64 KiB heads, 32 MiB bodies, 30 s idle timeout,
+    /// 10 s per head and 30 s per body, 10,000 requests and 64 MiB recorded.
     public init() {}
   }
 
@@ -58,7 +80,7 @@ public final class LoopbackServer: Sendable {
   /// Creates a stopped server; call ``start()``.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
-    self.state = ServerState(recordsRequests: configuration.recordsRequests)
+    self.state = ServerState(configuration: configuration)
     self.lastPort = Locked(configuration.port)
   }
 
@@ -153,6 +175,16 @@ public final class LoopbackServer: Sendable {
     return state.requests
   }
 
-  /// Forgets every recorded request and response (sequence numbers keep counting).
+  /// How many requests arrived, and how many requests, bytes and connections the limits gave up;
+  /// cumulative over the server's life.
+  public var counters: ServerCounters { state.counters }
+
+  /// Calls `observer` on the I/O thread with every request as received (before any cut) and every
+  /// response once fully written, so a caller can stream the record instead of keeping it.
+  package func observeRecord(_ observer: @escaping @Sendable (ServerRecordEvent) -> Void) {
+    state.setObserver(observer)
+  }
+
+  /// Forgets every recorded request and response (sequence numbers and counters keep counting).
   public func clearRequests() { state.clearRequests() }
 }

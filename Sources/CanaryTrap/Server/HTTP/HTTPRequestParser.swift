@@ -52,6 +52,14 @@ struct HTTPRequestParser {
     }
   }
 
+  /// Whether the head of the current request is complete and its body (or trailers) is awaited.
+  var isReadingBody: Bool {
+    switch state {
+    case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers: true
+    case .head, .failed: false
+    }
+  }
+
   /// Whether the parser stopped at a failure and ignores further input.
   var hasFailed: Bool { state == .failed }
 
@@ -118,10 +126,13 @@ struct HTTPRequestParser {
     return failure
   }
 
-  /// A failure for a request cut short by the idle timeout, or nil when nothing is pending.
-  mutating func timeOut() -> HTTPParseFailure? {
+  /// A failure for a request cut short by a deadline (answered `status`, 408 by default, or 0 for
+  /// none), or nil when nothing is pending.
+  mutating func timeOut(
+    status: Int = 408, reason: String = "idle timeout waiting for the rest of the request"
+  ) -> HTTPParseFailure? {
     guard hasPartialRequest else { return nil }
-    let failure = makeFailure(408, "idle timeout waiting for the rest of the request")
+    let failure = makeFailure(status, reason)
     state = .failed
     return failure
   }
@@ -173,11 +184,8 @@ struct HTTPRequestParser {
     let wantsContinue =
       head?.version == "HTTP/1.1" && headers.hasToken("100-continue", in: "Expect")
     if headers.contains("Transfer-Encoding") {
-      let codings = headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
-      guard let last = codings.last,
-        HTTPHeaders.namesMatch(String(last).trimmingSpaces, "chunked")
-      else {
-        return fail(400, "unsupported Transfer-Encoding")
+      if let failure = Self.checkTransferEncoding(headers, version: head?.version ?? "") {
+        return fail(failure.status, failure.reason)
       }
       state = .chunkSize
     } else if headers.contains("Content-Length") {
@@ -201,6 +209,25 @@ struct HTTPRequestParser {
       return .continueExpected
     }
     return next()
+  }
+
+  /// Why a request with `Transfer-Encoding` cannot be framed, or nil when it is plain `chunked`
+  /// (RFC 9112 §6.1, §6.3): with `Content-Length` too it could be read two ways (request
+  /// smuggling), so 400; a coding other than chunked (`gzip, chunked`) is not decoded, so 501
+  /// rather than recording a body still encoded; chunked not last, twice, or in HTTP/1.0: 400.
+  static func checkTransferEncoding(_ headers: HTTPHeaders, version: String) -> (status: Int, reason: String)?
+  {
+    if headers.contains("Content-Length") {
+      return (400, "both Transfer-Encoding and Content-Length (ambiguous framing)")
+    }
+    if version == "HTTP/1.0" { return (400, "Transfer-Encoding in an HTTP/1.0 request") }
+    let codings = headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
+      .map { String($0).trimmingSpaces.lowercased() }.filter { !$0.isEmpty }
+    guard codings.last == "chunked" else { return (400, "Transfer-Encoding does not end with chunked") }
+    if codings.count == 1 { return nil }
+    if codings.dropLast().contains("chunked") { return (400, "chunked applied more than once") }
+    let others = codings.dropLast().joined(separator: ", ")
+    return (501, "Transfer-Encoding \(others) is not implemented (only chunked is decoded)")
   }
 
   // MARK: - Body
