@@ -55,6 +55,7 @@ final class ServeRecord: @unchecked Sendable {
   }
 
   private let destination: Destination
+  private let requestCanaryValues: [String]
   private let state: Locked<State>
   private let dates: ISO8601DateFormatter
 
@@ -71,6 +72,7 @@ final class ServeRecord: @unchecked Sendable {
     } else {
       destination = .output(io)
     }
+    requestCanaryValues = canaries.filter(\.location.isRequestSide).map(\.value)
     dates = ISO8601DateFormatter()
     dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     state = Locked(
@@ -97,17 +99,28 @@ final class ServeRecord: @unchecked Sendable {
   }
 
   private func record(_ request: RecordedRequest) {
-    let views = Self.searchableViews(of: request)
+    let found = Self.canariesFound(in: request, among: requestCanaryValues)
     let line = requestLine(request)
     state.withLock { state in
       guard !state.finished else { return }
       state.requestLines += 1
-      for index in state.requestSightings.indices
-      where views.contains(where: { $0.contains(state.requestSightings[index].canary.value) }) {
-        state.requestSightings[index].note(request.sequence)
-      }
+      for index in found { state.requestSightings[index].note(request.sequence) }
     }
     append(line)
+  }
+
+  /// The indices of `values` found in `request`, raw first; the decoded views (each as large as
+  /// the request) are built only when some value is not in the raw bytes.
+  static func canariesFound(in request: RecordedRequest, among values: [String]) -> [Int] {
+    guard !values.isEmpty else { return [] }
+    let raw = String(decoding: request.raw, as: UTF8.self)
+    var found = values.indices.filter { raw.contains(values[$0]) }
+    guard found.count < values.count else { return found }
+    let views = searchableViews(of: request).dropFirst()
+    found += values.indices.filter { index in
+      !found.contains(index) && views.contains { $0.contains(values[index]) }
+    }
+    return found.sorted()
   }
 
   private func record(_ response: SentResponse) {

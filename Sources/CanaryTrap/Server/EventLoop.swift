@@ -26,6 +26,9 @@ final class EventLoop: @unchecked Sendable {
   static let readBudgetPerTurn = 4 * 65_536
   /// The most requests parsed and answered on one connection per turn.
   static let requestsPerTurn = 32
+  /// A request at least this large has its freed buffers handed back to the system afterwards.
+  static let largeRequestBytes = 1 << 20
+  private var releaseMemoryAfterLargeRequest = false
   private let wake: (read: Int32, write: Int32)
   private let stopping = Locked(false)
   private let finished = DispatchSemaphore(value: 0)
@@ -123,6 +126,10 @@ final class EventLoop: @unchecked Sendable {
       }
       servePending()
       runTimers()
+      if releaseMemoryAfterLargeRequest {
+        releaseMemoryAfterLargeRequest = false
+        SocketShims.releaseFreedMemory()
+      }
     }
     shutDown()
   }
@@ -282,7 +289,9 @@ final class EventLoop: @unchecked Sendable {
           OutgoingResponse(bytes: ResponseSerializer.continueBytes, readyAt: nil, after: .keepOpen))
       case .request(let parsed):
         connection.lastProgress = .now
+        let size = parsed.raw.count
         answer(parsed, on: connection)
+        if size >= Self.largeRequestBytes { releaseMemoryAfterLargeRequest = true }
       case .failure(let failure):
         recordFailure(failure, on: connection)
         connection.phase = .answeringLast

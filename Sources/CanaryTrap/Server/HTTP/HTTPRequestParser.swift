@@ -201,6 +201,7 @@ struct HTTPRequestParser {
         return fail(413, "body of \(length) bytes exceeds \(limits.maxBodyBytes)")
       }
       if length == 0 { return .request(complete()) }
+      body.reserveCapacity(length)  // One allocation, not a doubling series, for a large body.
       state = .fixedBody(remaining: length)
     } else {
       return .request(complete())

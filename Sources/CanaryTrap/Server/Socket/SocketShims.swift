@@ -100,6 +100,22 @@ enum SocketShims {
     return limit.rlim_cur >= rlim_t(Int32.max) ? nil : Int(limit.rlim_cur)
   }
 
+  /// Hands freed heap memory back to the system (glibc keeps large freed blocks otherwise, so a
+  /// few big request bodies would stay resident after they are gone); does nothing elsewhere.
+  static func releaseFreedMemory() {
+    #if canImport(Glibc)
+      mallocTrim?(0)
+    #endif
+  }
+
+  #if canImport(Glibc)
+    /// glibc's `malloc_trim`, looked up once (its header is not part of the Glibc module).
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+      guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return nil }
+      return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+  #endif
+
   static func makePipe() throws -> (read: Int32, write: Int32) {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { throw SocketError(call: "pipe", code: errno) }
