@@ -13,7 +13,7 @@ import Foundation
 enum SoakBenchmark {
   static let help = """
     USAGE: canary bench soak [--duration 60] [--abuse-duration 10] [--connections 128] [--threads 2]
-                             [--slowloris 300] [--slowloris-interval 3]
+                             [--slowloris 300] [--slowloris-interval 3] [--descriptor-limit N]
 
     Starts `canary serve --manifest M --record R` (this executable) and, against it:
       1. for --abuse-duration seconds: one client pipelining requests without reading, a group of
@@ -22,7 +22,9 @@ enum SoakBenchmark {
          (latency p50/p99/max);
       2. for --duration seconds: the same, plus wrk -tT -cC against it;
     sampling the server's resident memory (VmRSS) every second, then stops it with SIGINT and
-    times the stop. Needs wrk (apt-get install -y wrk): without it the benchmark is skipped.
+    times the stop. --descriptor-limit runs the server under `prlimit --nofile=N:N` (util-linux),
+    so that the slowloris group outnumbers the descriptors it may open.
+    Needs wrk (apt-get install -y wrk): without it the benchmark is skipped.
     Run it from a release build: swift build -c release && .build/release/canary bench soak
 
     """
@@ -34,6 +36,7 @@ enum SoakBenchmark {
     var threads = 2
     var slowloris = 300
     var slowlorisInterval = 3
+    var descriptorLimit: Int?
   }
 
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
@@ -58,13 +61,22 @@ enum SoakBenchmark {
     let server: ServeProcess
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      server = try ServeProcess(executable: executable, directory: directory)
+      var launcher: [String] = []
+      if let limit = options.descriptorLimit {
+        guard let prlimit = ServeBenchmarkTools.find("prlimit") else {
+          io.writeOutput("canary bench soak: skipped, --descriptor-limit needs prlimit (util-linux)\n")
+          return ExitStatus.success
+        }
+        launcher = [prlimit, "--nofile=\(limit):\(limit)", "--"]
+      }
+      server = try ServeProcess(executable: executable, directory: directory, launcher: launcher)
     } catch {
       io.writeError("canary bench soak: cannot start canary serve: \(error)\n")
       return ExitStatus.usage
     }
     io.writeOutput(
-      "canary bench soak: canary serve (pid \(server.pid)) at 127.0.0.1:\(server.port), "
+      "canary bench soak: canary serve (pid \(server.pid)) at 127.0.0.1:\(server.port)"
+        + (options.descriptorLimit.map { ", descriptor limit \($0)" } ?? "") + ", "
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores\n")
     let sampler = MemorySampler(pid: server.pid)
     sampler.start()
@@ -159,6 +171,7 @@ enum SoakBenchmark {
       case "--threads" where value > 0: options.threads = value
       case "--slowloris": options.slowloris = value
       case "--slowloris-interval" where value > 0: options.slowlorisInterval = value
+      case "--descriptor-limit" where value > 0: options.descriptorLimit = value
       default: return nil
       }
       index += 2
@@ -173,15 +186,16 @@ enum SoakBenchmark {
     let record: URL
     var pid: Int32 { process.processIdentifier }
 
-    init(executable: String, directory: URL) throws {
+    init(executable: String, directory: URL, launcher: [String] = []) throws {
       let manifest = directory.appendingPathComponent("manifest.json")
       record = directory.appendingPathComponent("record.jsonl")
       try Data(
         #"{"version":1,"canaries":[{"value":"cnrySoakRequest0001","location":"request.header[X-Key]"},{"value":"cnrySoakResponse002","location":"response.header[X-Back]"}]}"#
           .utf8
       ).write(to: manifest)
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = ["serve", "--manifest", manifest.path, "--record", record.path]
+      let command = launcher + [executable, "serve", "--manifest", manifest.path, "--record", record.path]
+      process.executableURL = URL(fileURLWithPath: command[0])
+      process.arguments = Array(command.dropFirst())
       let output = Pipe()
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice

@@ -169,8 +169,10 @@ final class EventLoop: @unchecked Sendable {
     }
   }
 
-  /// Closes the connection that costs the least to lose: a draining one, else the oldest idle
-  /// one, else the one whose partial request has waited longest. Returns whether one was closed.
+  /// Closes the connection that costs the least to lose: a draining one, else the one that has
+  /// waited longest, idle since its last exchange or in the middle of a request (so a slow partial
+  /// request goes before a keep-alive connection just served, and a long-idle one before a request
+  /// just begun), else the one that made no progress for longest. Returns whether one was closed.
   @discardableResult
   private func shedOne(sparing spared: Int32?) -> Bool {
     var victim: Connection?
@@ -179,12 +181,10 @@ final class EventLoop: @unchecked Sendable {
       let rank: (Int, ContinuousClock.Instant)
       if case .draining = connection.phase {
         rank = (0, connection.lastProgress)
-      } else if connection.isQuiet && !connection.isMidRequest && !connection.hasUnparsedInput {
-        rank = (1, connection.lastProgress)
-      } else if connection.isQuiet, let started = connection.headStartedAt ?? connection.bodyStartedAt {
-        rank = (2, started)
+      } else if connection.isQuiet && !connection.hasUnparsedInput {
+        rank = (1, connection.headStartedAt ?? connection.bodyStartedAt ?? connection.lastProgress)
       } else {
-        rank = (3, connection.lastProgress)
+        rank = (2, connection.lastProgress)
       }
       if rank.0 < victimRank.0 || (rank.0 == victimRank.0 && rank.1 < victimRank.1) {
         victim = connection

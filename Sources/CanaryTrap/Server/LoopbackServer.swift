@@ -57,8 +57,8 @@ public final class LoopbackServer: Sendable {
     /// ``ServerCounters/bytesDropped``.
     public var maxRecordedBytes: Int = 64 * 1024 * 1024
     /// The most connections open at once; nil picks one below the process's descriptor limit.
-    /// When full (or when descriptors run out) the oldest idle connection, else the slowest
-    /// partial request, is closed to make room.
+    /// When full (or when descriptors run out) the connection idle or mid-request for longest is
+    /// closed to make room.
     public var maxConnections: Int? = nil
     /// The most response bytes queued on one connection before the server stops reading from it
     /// (a client that pipelines without reading waits; the others are served).

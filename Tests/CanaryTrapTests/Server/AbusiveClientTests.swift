@@ -132,11 +132,9 @@ struct AbusiveClientTests {
     #expect(shed.malformed?.contains("make room") == true)
   }
 
-  @Test func pastTheConnectionCapTheOldestIdleConnectionGoesBeforeASlowOne() throws {
+  @Test func pastTheConnectionCapALongIdleConnectionGoesBeforeARequestJustBegun() throws {
     let server = try makeServer { $0.maxConnections = 4 }
     defer { server.stop() }
-    let slow = try RawClient(port: server.port, receiveTimeout: 0.3)
-    slow.send("GET /slow HTTP/1.1\r\nX-Slow: ")
     var idle: [RawClient] = []
     for _ in 0..<3 {
       let client = try RawClient(port: server.port, receiveTimeout: 0.3)
@@ -145,11 +143,35 @@ struct AbusiveClientTests {
       idle.append(client)
       usleep(20_000)
     }
+    let slow = try RawClient(port: server.port, receiveTimeout: 0.3)
+    slow.send("GET /slow HTTP/1.1\r\nX-Slow: ")
+    usleep(20_000)
     let probe = try RawClient(port: server.port)
     probe.send("GET /probe HTTP/1.1\r\n\r\n")
     #expect(probe.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
     #expect(idle[0].readToEnd().closed)
     #expect(!slow.readToEnd().closed)
+    #expect(server.counters.connectionsShed == 1)
+  }
+
+  @Test func pastTheConnectionCapASlowRequestGoesBeforeAConnectionJustServed() throws {
+    let server = try makeServer { $0.maxConnections = 4 }
+    defer { server.stop() }
+    let slow = try RawClient(port: server.port, receiveTimeout: 0.3)
+    slow.send("GET /slow HTTP/1.1\r\nX-Slow: ")
+    usleep(20_000)
+    var served: [RawClient] = []
+    for _ in 0..<3 {
+      let client = try RawClient(port: server.port, receiveTimeout: 0.3)
+      client.send("GET /served HTTP/1.1\r\n\r\n")
+      #expect(client.readResponse() != nil)
+      served.append(client)
+    }
+    let probe = try RawClient(port: server.port)
+    probe.send("GET /probe HTTP/1.1\r\n\r\n")
+    #expect(probe.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
+    #expect(slow.readToEnd().closed)
+    #expect(!served[0].readToEnd().closed)
     #expect(server.counters.connectionsShed == 1)
   }
 
