@@ -71,6 +71,11 @@ struct BoundedRecordTests {
     let client = try RawClient(port: server.port)
     client.send(String(repeating: "GET /o HTTP/1.1\r\n\r\n", count: 3))
     #expect(client.readResponses(3)?.count == 3)
+    // The server tells the observer right after the last byte left, so the client may be first.
+    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    while seen.current.written.count < 3, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(2))
+    }
     #expect(seen.current.requests == [0, 1, 2])
     #expect(seen.current.written == [0, 1, 2])
     #expect(server.requests.isEmpty)
