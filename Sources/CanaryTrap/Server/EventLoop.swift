@@ -195,7 +195,8 @@ final class EventLoop: @unchecked Sendable {
     state.countShed()
     if victim.acceptsRequests,
       let failure = victim.parser.timeOut(
-        status: 0, reason: "connection closed to make room for new ones before the request was complete")
+        outcome: .closeWithoutAnswer,
+        reason: "connection closed to make room for new ones before the request was complete")
     {
       recordFailure(failure, on: victim)
     }
@@ -295,7 +296,7 @@ final class EventLoop: @unchecked Sendable {
       case .failure(let failure):
         recordFailure(failure, on: connection)
         connection.phase = .answeringLast
-        if failure.status != 0 { enqueueFinalAnswer(failure, on: connection) }
+        if failure.outcome != .closeWithoutAnswer { enqueueFinalAnswer(failure, on: connection) }
       }
     }
     if !connection.hasUnparsedInput { updateRequestClock(connection) }
@@ -370,7 +371,7 @@ final class EventLoop: @unchecked Sendable {
 
   /// Queues the error answer to a failed request, after which the connection closes.
   func enqueueFinalAnswer(_ failure: HTTPParseFailure, on connection: Connection) {
-    let response = ServerResponse.text("\(failure.reason)\n", status: failure.status)
+    let response = ServerResponse.text("\(failure.reason)\n", status: failure.status ?? 400)
     let output = ResponseSerializer.serialize(response, method: "GET", version: "HTTP/1.1", keepAlive: false)
     connection.enqueue(OutgoingResponse(bytes: output.bytes, readyAt: nil, after: .closeGracefully))
   }

@@ -74,18 +74,23 @@ public final class LoopbackServer: Sendable {
   /// The configuration the server was created with.
   public let configuration: Configuration
   private let state: ServerState
-  private let loop = Locked<EventLoop?>(nil)
-  private let lastPort: Locked<UInt16>
+  /// The running loop and the last bound port, under one lock so they change together.
+  private struct Lifecycle {
+    var loop: EventLoop?
+    var lastPort: UInt16
+  }
+
+  private let lifecycle: Locked<Lifecycle>
 
   /// Creates a stopped server; call ``start()``.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
     self.state = ServerState(configuration: configuration)
-    self.lastPort = Locked(configuration.port)
+    self.lifecycle = Locked(Lifecycle(loop: nil, lastPort: configuration.port))
   }
 
   deinit {
-    if let running = loop.current {
+    if let running = lifecycle.current.loop {
       FileHandle.standardError.write(
         Data(
           "CanaryTrap: LoopbackServer on port \(running.listener.port) was deinitialized while still running; stopping it. Call stop() when done.\n"
@@ -97,32 +102,32 @@ public final class LoopbackServer: Sendable {
   /// Binds, listens and starts the I/O thread; returns once connections are accepted.
   /// Calling it on a running server does nothing.
   public func start() throws {
-    try loop.withLock { loop in
-      guard loop == nil else { return }
+    try lifecycle.withLock { lifecycle in
+      guard lifecycle.loop == nil else { return }
       let started = try EventLoop(configuration: configuration, state: state)
       started.start()
-      lastPort.withLock { $0 = started.listener.port }
-      loop = started
+      lifecycle.lastPort = started.listener.port
+      lifecycle.loop = started
     }
   }
 
   /// Closes the listener and every connection and joins the I/O thread; safe to call twice.
   public func stop() {
-    let running = loop.withLock { loop -> EventLoop? in
-      defer { loop = nil }
-      return loop
+    let running = lifecycle.withLock { lifecycle -> EventLoop? in
+      defer { lifecycle.loop = nil }
+      return lifecycle.loop
     }
     running?.requestStop()
   }
 
   /// Whether the server is accepting connections.
-  public var isRunning: Bool { loop.current != nil }
+  public var isRunning: Bool { lifecycle.withLock { $0.loop != nil } }
 
   /// The bound port (the last one, once stopped; the configured one before starting).
-  public var port: UInt16 { lastPort.current }
+  public var port: UInt16 { lifecycle.withLock { $0.lastPort } }
 
   /// The numeric address the listener is bound to, read back from the socket (nil when stopped).
-  public var boundAddress: String? { loop.current?.listener.boundAddress }
+  public var boundAddress: String? { lifecycle.withLock { $0.loop }?.listener.boundAddress }
 
   /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
   public var baseURL: URL {
