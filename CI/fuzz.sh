@@ -21,7 +21,7 @@ binary="$work/canary-fuzz"
 
 echo "== fuzz: building $binary"
 sources=$(find Sources/CanaryTrap -name '*.swift' | sort)
-if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name CanaryTrapFuzz \
+if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name CanaryTrapFuzz -package-name CanaryTrap \
   $sources Fuzz/*.swift -o "$binary" >"$work/build.log" 2>&1; then
   grep -v 'Cannot export local symbol' "$work/build.log" | tail -40
   echo "fuzz: build failed"

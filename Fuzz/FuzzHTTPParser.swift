@@ -72,10 +72,10 @@ private func httpEventSummary(_ input: [UInt8], limits: HTTPRequestParser.Limits
           "\(request.head.method) \(request.head.target) \(request.head.headers.count) h, "
             + "\(request.body.count) b, \(request.trailers.count) t, \(request.raw.count) raw")
       case .continueExpected: break
-      case .failure(let failure): events.append("failure \(failure.status) \(failure.reason)")
+      case .failure(let failure): events.append("failure \(failure.outcome) \(failure.reason)")
       }
     }
   }
-  if let failure = parser.finish() { events.append("end \(failure.status) \(failure.reason)") }
+  if let failure = parser.finish() { events.append("end \(failure.outcome) \(failure.reason)") }
   return events
 }

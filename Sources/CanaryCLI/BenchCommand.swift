@@ -11,6 +11,9 @@ enum BenchCommand {
     Benchmark(name: "scan", abstract: "Scanner throughput against ripgrep.", run: ScanBenchmark.run),
     Benchmark(name: "serve", abstract: "Loopback server requests/s under wrk.", run: ServeBenchmark.run),
     Benchmark(
+      name: "soak", abstract: "canary serve's memory and latency under wrk, a flood and slowloris.",
+      run: SoakBenchmark.run),
+    Benchmark(
       name: "matrix", abstract: "Wall time of the full matrix through URLSession.", run: MatrixBenchmark.run),
     Benchmark(
       name: "load", abstract: "10,000 exchanges through URLSession, 64 in flight.", run: LoadBenchmark.run),

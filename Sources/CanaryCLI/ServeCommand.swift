@@ -13,8 +13,8 @@ enum ServeCommand {
   static let help = """
     USAGE: canary serve --manifest FILE [--port N] [--record FILE]
 
-    Serves the manifest's response-side canaries on 127.0.0.1 until SIGINT or SIGTERM, then writes
-    every request received, and which request-side canaries were seen, as JSON.
+    Serves the manifest's response-side canaries on 127.0.0.1 until SIGINT or SIGTERM, writing
+    every request as it arrives, then which canaries were seen, as JSON Lines.
 
     Every response carries the response.header[..] and response.cookie[..] canaries; bodies are
     JSON with the response.body.json[..] canaries (response.body.text ones under "text"). GET
@@ -24,13 +24,17 @@ enum ServeCommand {
     OPTIONS:
       --manifest FILE  The canary manifest (required).
       --port N         The loopback port to listen on (default: an ephemeral port).
-      --record FILE    Where to write the JSON record (default: standard output).
+      --record FILE    Where to stream the record (default: standard output, after the URL).
 
     The base URL is printed on the first line of standard output once the server listens. The
-    record lists every request in arrival order (method, target, path, headers in order, body as
-    text and base64, the exact raw bytes in base64; "query" and "malformed" only when present) and,
-    for each request-side canary, whether and in which requests it was seen, and for each
-    response-side canary, whether a fully written response carried it (and to which requests).
+    record is JSON Lines, written as the server runs so memory stays flat however long it serves:
+    a "start" line with the base URL; one "request" line per request in arrival order (method,
+    target, path, headers in order, body as text and base64, the exact raw bytes in base64, each
+    cut to 1 MiB with "bytesNotWritten" saying how much was cut; "query" and "malformed" only when
+    present); on stop, a "summary" line with the request count, connections shed and requests timed
+    out, and for each request-side canary whether and in which requests it was seen, for each
+    response-side canary whether a fully written response carried it (and to which requests); the
+    first 100 request numbers are listed per canary, "count" has them all.
 
     """
 
@@ -64,6 +68,9 @@ enum ServeCommand {
     }
     var configuration = LoopbackServer.Configuration()
     configuration.port = options.port
+    // The record is streamed; the server keeps only a bounded list of malformed requests.
+    configuration.recordsRequests = false
+    configuration.maxRecordedRequests = 1000
     let server = LoopbackServer(configuration: configuration)
     let script = ServeScript(canaries: manifest.canaries)
     for location in script.unsupported {
@@ -76,25 +83,27 @@ enum ServeCommand {
       return ExitStatus.usage
     }
     let baseURL = server.baseURL
+    let record: ServeRecord
+    do {
+      record = try ServeRecord(
+        writingTo: options.record, io: io, baseURL: baseURL, canaries: manifest.canaries)
+    } catch {
+      server.stop()
+      io.writeError("canary serve: \(error)\n")
+      return ExitStatus.usage
+    }
+    server.observeRecord { record.observe($0) }
     server.setFallback { request in script.response(forPath: request.path, baseURL: baseURL) }
     io.writeOutput("\(baseURL.absoluteString)\n")
     await stop()
     server.stop()
-    let record = ServeRecord(
-      baseURL: baseURL, requests: server.requests, responses: server.responses, canaries: manifest.canaries)
-    let seen = record.requestCanaries.filter(\.seen).count
-    io.writeError(
-      "canary serve: stopped after \(record.requests.count) requests; "
-        + "request-side canaries seen: \(seen) of \(record.requestCanaries.count)\n")
-    do {
-      let data = try record.jsonData()
-      if let url = options.record {
-        try data.write(to: url, options: .atomic)
-      } else {
-        io.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
-      }
-    } catch {
-      io.writeError("canary serve: cannot write the record: \(error)\n")
+    switch record.finish(counters: server.counters) {
+    case .success(let summary):
+      io.writeError(
+        "canary serve: stopped after \(summary.requests) requests; "
+          + "request-side canaries seen: \(summary.requestSeen) of \(summary.requestCanaries)\n")
+    case .failure(let error):
+      io.writeError("canary serve: \(error)\n")
       return ExitStatus.usage
     }
     return ExitStatus.success

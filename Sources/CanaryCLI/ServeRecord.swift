@@ -1,78 +1,249 @@
 import CanaryTrap
 import Foundation
 
-/// What `canary serve` writes when it stops: every request received and which request-side
-/// canaries arrived.
-struct ServeRecord: Encodable {
-  struct Field: Encodable {
-    var name: String
-    var value: String
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What `canary serve` writes as it runs: JSON Lines, streamed so that nothing grows with the
+/// number of requests.
+///
+/// The first line is `{"type":"start","baseURL":…}`; then one `{"type":"request",…}` line per
+/// request as it arrives (bodies and raw bytes cut to ``maxBytesPerField``, with how much was cut);
+/// the last line, written on stop, is `{"type":"summary",…}` with the server's counters and, for
+/// each canary, whether and in which requests it was seen (the first ``maxSightingsPerCanary``
+/// sequence numbers, and how many in all).
+final class ServeRecord: @unchecked Sendable {
+  /// The most body (and raw) bytes written per request line.
+  static let maxBytesPerField = 1 << 20
+  /// The most request sequence numbers listed per canary in the summary.
+  static let maxSightingsPerCanary = 100
+  /// Buffered output is written once it passes this size, or a second after the last write.
+  static let flushThreshold = 64 * 1024
+
+  /// Where the lines go.
+  enum Destination {
+    /// A file descriptor this record owns and closes.
+    case file(Int32)
+    /// The command's standard output.
+    case output(CommandIO)
   }
 
-  struct Request: Encodable {
-    var sequence: Int
-    var connectionID: Int
-    var method: String
-    var target: String
-    var path: String
-    var query: String?
-    var version: String
-    var headers: [Field]
-    var trailers: [Field]
-    /// The body decoded as UTF-8 (lossily); `bodyBase64` has the exact bytes.
-    var body: String
-    var bodyBase64: String
-    /// The exact bytes received, base64-encoded.
-    var rawBase64: String
-    var malformed: String?
-    var receivedAt: String
+  /// A canary and the requests it was seen in.
+  private struct Sighting {
+    var canary: Canary
+    var forms: [String]
+    var count = 0
+    var requests: [Int] = []
+
+    mutating func note(_ sequence: Int) {
+      count += 1
+      if requests.count < ServeRecord.maxSightingsPerCanary { requests.append(sequence) }
+    }
   }
 
-  /// A canary and where it travelled: for a request-side canary, the requests that carried it;
-  /// for a response-side one, the requests whose fully written answers carried it.
-  struct CanarySighting: Encodable {
-    var value: String
-    var location: String
-    var seen: Bool
-    /// The sequence numbers of those requests.
-    var requests: [Int]
+  private struct State {
+    var buffer = ""
+    var lastFlush = ContinuousClock.now
+    var requestLines = 0
+    var requestSightings: [Sighting]
+    var responseSightings: [Sighting]
+    var writeError: String?
+    var finished = false
   }
 
-  var baseURL: String
-  var requests: [Request]
-  var requestCanaries: [CanarySighting]
-  var responseCanaries: [CanarySighting]
+  private let destination: Destination
+  private let requestCanaryValues: [String]
+  private let state: Locked<State>
+  private let dates: ISO8601DateFormatter
 
-  init(baseURL: URL, requests recorded: [RecordedRequest], responses: [SentResponse], canaries: [Canary]) {
-    self.baseURL = baseURL.absoluteString
-    let dates = ISO8601DateFormatter()
+  /// Opens `url` for writing (replacing a regular file, truncating it) or, when nil, writes to
+  /// standard output; throws when the file cannot be opened.
+  init(writingTo url: URL?, io: CommandIO, baseURL: URL, canaries: [Canary]) throws {
+    if let url {
+      let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      guard fd >= 0 else {
+        throw ServeCommand.UsageError(
+          description: "cannot open the record \(url.path): \(String(cString: strerror(errno)))")
+      }
+      destination = .file(fd)
+    } else {
+      destination = .output(io)
+    }
+    requestCanaryValues = canaries.filter(\.location.isRequestSide).map(\.value)
+    dates = ISO8601DateFormatter()
     dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    requests = recorded.map { request in
-      Request(
-        sequence: request.sequence, connectionID: request.connectionID, method: request.method,
-        target: request.target, path: request.path, query: request.query, version: request.version,
-        headers: request.headers.map { Field(name: $0.name, value: $0.value) },
-        trailers: request.trailers.map { Field(name: $0.name, value: $0.value) }, body: request.bodyText,
-        bodyBase64: request.body.base64EncodedString(), rawBase64: request.raw.base64EncodedString(),
-        malformed: request.malformed, receivedAt: dates.string(from: request.receivedAt))
+    state = Locked(
+      State(
+        requestSightings: canaries.filter(\.location.isRequestSide).map {
+          Sighting(canary: $0, forms: [$0.value])
+        },
+        responseSightings: canaries.filter { !$0.location.isRequestSide }.map { canary in
+          let encoded = canary.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+          return Sighting(canary: canary, forms: [canary.value, encoded].filter { !$0.isEmpty })
+        }))
+    var start = ServeRecordLine()
+    start.add("type", "start")
+    start.add("baseURL", baseURL.absoluteString)
+    append(start.line)
+  }
+
+  /// Takes one event from the server (on its I/O thread).
+  func observe(_ event: ServerRecordEvent) {
+    switch event {
+    case .request(let request): record(request)
+    case .responseWritten(let response): record(response)
     }
-    let views = recorded.map { ($0.sequence, Self.searchableViews(of: $0)) }
-    requestCanaries = canaries.filter(\.location.isRequestSide).map { canary in
-      let hits = views.filter { $0.1.contains { $0.contains(canary.value) } }.map(\.0)
-      return CanarySighting(
-        value: canary.value, location: canary.location.description, seen: !hits.isEmpty, requests: hits)
+  }
+
+  private func record(_ request: RecordedRequest) {
+    let found = Self.canariesFound(in: request, among: requestCanaryValues)
+    let line = requestLine(request)
+    state.withLock { state in
+      guard !state.finished else { return }
+      state.requestLines += 1
+      for index in found { state.requestSightings[index].note(request.sequence) }
     }
-    let sent = responses.filter(\.fullyWritten).map {
-      ($0.requestSequence, String(decoding: $0.bytes, as: UTF8.self))
+    append(line)
+  }
+
+  /// The indices of `values` found in `request`, raw first; the decoded views (each as large as
+  /// the request) are built only when some value is not in the raw bytes.
+  static func canariesFound(in request: RecordedRequest, among values: [String]) -> [Int] {
+    guard !values.isEmpty else { return [] }
+    let raw = String(decoding: request.raw, as: UTF8.self)
+    var found = values.indices.filter { raw.contains(values[$0]) }
+    guard found.count < values.count else { return found }
+    let views = searchableViews(of: request).dropFirst()
+    found += values.indices.filter { index in
+      !found.contains(index) && views.contains { $0.contains(values[index]) }
     }
-    responseCanaries = canaries.filter { !$0.location.isRequestSide }.map { canary in
-      let forms = [
-        canary.value, canary.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "",
-      ]
-      let hits = sent.filter { response in forms.contains { !$0.isEmpty && response.1.contains($0) } }.map(
-        \.0)
-      return CanarySighting(
-        value: canary.value, location: canary.location.description, seen: !hits.isEmpty, requests: hits)
+    return found.sorted()
+  }
+
+  private func record(_ response: SentResponse) {
+    let text = String(decoding: response.bytes, as: UTF8.self)
+    state.withLock { state in
+      for index in state.responseSightings.indices
+      where state.responseSightings[index].forms.contains(where: { text.contains($0) }) {
+        state.responseSightings[index].note(response.requestSequence)
+      }
+    }
+  }
+
+  private func requestLine(_ request: RecordedRequest) -> String {
+    var line = ServeRecordLine()
+    line.add("type", "request")
+    line.add("sequence", request.sequence)
+    line.add("connectionID", request.connectionID)
+    line.add("method", request.method)
+    line.add("target", request.target)
+    line.add("path", request.path)
+    if let query = request.query { line.add("query", query) }
+    line.add("version", request.version)
+    line.add("headers", json: Self.fields(request.headers))
+    line.add("trailers", json: Self.fields(request.trailers))
+    let body = request.body.prefix(Self.maxBytesPerField)
+    let raw = request.raw.prefix(Self.maxBytesPerField)
+    line.add("body", String(decoding: body, as: UTF8.self))
+    line.add("bodyBase64", body.base64EncodedString())
+    line.add("rawBase64", raw.base64EncodedString())
+    let cut = request.body.count - body.count + request.raw.count - raw.count
+    if cut > 0 { line.add("bytesNotWritten", cut) }
+    if let malformed = request.malformed { line.add("malformed", malformed) }
+    line.add("receivedAt", dates.string(from: request.receivedAt))
+    return line.line
+  }
+
+  private static func fields(_ headers: HTTPHeaders) -> String {
+    "["
+      + headers.map { field -> String in
+        var object = ServeRecordLine()
+        object.add("name", field.name)
+        object.add("value", field.value)
+        return object.object
+      }.joined(separator: ",") + "]"
+  }
+
+  /// Writes the summary line and closes the record; returns it for the closing message, or the
+  /// write error that lost part of the record.
+  func finish(counters: ServerCounters) -> Result<Summary, ServeCommand.UsageError> {
+    let summary = state.withLock { state -> Summary in
+      state.finished = true
+      return Summary(
+        requests: state.requestLines, counters: counters,
+        requestSeen: state.requestSightings.filter { $0.count > 0 }.count,
+        requestCanaries: state.requestSightings.count)
+    }
+    var line = ServeRecordLine()
+    line.add("type", "summary")
+    line.add("requests", counters.requestsReceived)
+    line.add("connectionsShed", counters.connectionsShed)
+    line.add("requestsTimedOut", counters.requestsTimedOut)
+    let (requestSide, responseSide) = state.withLock { ($0.requestSightings, $0.responseSightings) }
+    line.add("requestCanaries", json: Self.sightings(requestSide))
+    line.add("responseCanaries", json: Self.sightings(responseSide))
+    append(line.line, force: true)
+    if case .file(let fd) = destination { close(fd) }
+    if let error = state.withLock({ $0.writeError }) {
+      return .failure(ServeCommand.UsageError(description: error))
+    }
+    return .success(summary)
+  }
+
+  /// What the closing message on standard error says.
+  struct Summary {
+    var requests: Int
+    var counters: ServerCounters
+    var requestSeen: Int
+    var requestCanaries: Int
+  }
+
+  private static func sightings(_ list: [Sighting]) -> String {
+    "["
+      + list.map { sighting -> String in
+        var object = ServeRecordLine()
+        object.add("value", sighting.canary.value)
+        object.add("location", sighting.canary.location.description)
+        object.add("seen", sighting.count > 0)
+        object.add("count", sighting.count)
+        object.add("requests", json: ServeRecordLine.array(sighting.requests))
+        return object.object
+      }.joined(separator: ",") + "]"
+  }
+
+  /// Buffers `line` and writes the buffer when it is large or a second old (or `force`).
+  private func append(_ line: String, force: Bool = false) {
+    let ready = state.withLock { state -> String? in
+      state.buffer += line
+      let now = ContinuousClock.now
+      guard
+        force || state.buffer.utf8.count >= Self.flushThreshold
+          || state.lastFlush.advanced(by: .seconds(1)) <= now
+      else { return nil }
+      state.lastFlush = now
+      defer { state.buffer = "" }
+      return state.buffer
+    }
+    guard let ready else { return }
+    switch destination {
+    case .output(let io): io.writeOutput(ready)
+    case .file(let fd):
+      var bytes = Array(ready.utf8)
+      var offset = 0
+      while offset < bytes.count {
+        let count = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else {
+          let reason = String(cString: strerror(errno))
+          state.withLock { $0.writeError = $0.writeError ?? "cannot write the record: \(reason)" }
+          return
+        }
+        offset += count
+      }
+      bytes.removeAll()
     }
   }
 
@@ -92,11 +263,5 @@ struct ServeRecord: Encodable {
       }
     }
     return views
-  }
-
-  func jsonData() throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return try encoder.encode(self)
   }
 }

@@ -48,8 +48,7 @@
       kill(process.processIdentifier, SIGTERM)
       process.waitUntilExit()
       #expect(process.terminationStatus == 0)
-      let json = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: record)) as? [String: Any])
+      let json = try #require(try serveRecordLines(Data(contentsOf: record)).last)
       let sightings = try #require(json["requestCanaries"] as? [[String: Any]])
       #expect(sightings.first?["seen"] as? Bool == true)
     }

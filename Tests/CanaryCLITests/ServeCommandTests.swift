@@ -71,8 +71,11 @@ struct ServeCommandTests {
 
     stopRequested.withLock { $0 = true }
     #expect(await command.value == ExitStatus.success)
-    let record = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
+    let lines = try serveRecordLines(Data(contentsOf: recordURL))
+    #expect(lines.first?["type"] as? String == "start")
+    let record = try #require(lines.last)
+    #expect(record["type"] as? String == "summary")
+    #expect(record["requests"] as? Int == 4)
     let sightings = try #require(record["requestCanaries"] as? [[String: Any]])
     let seen = Dictionary(
       uniqueKeysWithValues: sightings.map { ($0["value"] as! String, $0["seen"] as! Bool) })
@@ -81,7 +84,7 @@ struct ServeCommandTests {
     let sent = Dictionary(uniqueKeysWithValues: served.map { ($0["value"] as! String, $0["seen"] as! Bool) })
     #expect(sent.count == 8)
     #expect(sent.filter { !$0.value }.map(\.key) == ["cnryXmlNotServed11"], "\(sent)")
-    let targets = try #require(record["requests"] as? [[String: Any]]).map { $0["target"] as? String ?? "" }
+    let targets = lines.filter { $0["type"] as? String == "request" }.map { $0["target"] as? String ?? "" }
     #expect(targets.count == 4)
     #expect(targets[2].contains("sig=cnryRedirQuery008"))
     #expect(
@@ -112,6 +115,13 @@ struct ServeCommandTests {
     var root = JSONValue.object([:])
     JSONPath.set(&root, path: JSONPath.components("a.b[2].c"), to: .string("v"))
     #expect(root == .object(["a": .object(["b": .array([.null, .null, .object(["c": .string("v")])])])]))
+  }
+}
+
+/// The JSON objects of a `canary serve` record, one per line.
+func serveRecordLines(_ data: Data) throws -> [[String: Any]] {
+  try data.split(separator: UInt8(ascii: "\n")).map { line in
+    try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
   }
 }
 

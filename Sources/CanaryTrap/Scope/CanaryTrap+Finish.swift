@@ -59,6 +59,13 @@ extension CanaryTrap {
     }
     findings += HeldSecretProof.wireFindings(
       of: canaries.canaries, in: server.requests, options: configuration.scanOptions)
+    let counters = server.counters
+    if !counters.recordIsComplete {
+      reportError(
+        "the server's record is incomplete (\(counters.requestsDropped) requests and \(counters.bytesDropped) "
+          + "bytes not kept; see LoopbackServer.Configuration.maxRecordedRequests and maxRecordedBytes), "
+          + "so delivery proof may have missed evidence")
+    }
     let errors = state.withLock { $0.errors }
     var report = LeakReport(
       title: title, canaries: canaries.canaries, findings: findings, sources: sources,

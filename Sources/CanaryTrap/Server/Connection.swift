@@ -17,6 +17,21 @@ struct OutgoingResponse {
   var after: AfterWrite
   /// The index in the server's response log, marked written once every byte is sent.
   var logIndex: Int? = nil
+  /// The response handed to the record observer once every byte is sent.
+  var observed: SentResponse? = nil
+}
+
+/// Where a connection is in its life; each state says what is read and when it ends.
+enum ConnectionPhase: Equatable {
+  /// Reading and answering requests.
+  case reading
+  /// No more requests are read (after `Connection: close`, an error or a fault); queued answers
+  /// are still written, and what the client sends is read and discarded.
+  case answeringLast
+  /// The client closed its side; queued answers are written, then the connection closes.
+  case peerClosed
+  /// Our side is shut down; what the client sends is discarded until it closes or `until` passes.
+  case draining(until: ContinuousClock.Instant)
 }
 
 /// The state of one accepted connection; touched only on the I/O thread.
@@ -26,25 +41,47 @@ final class Connection {
   var parser: HTTPRequestParser
   /// Responses in request order; the first one is being written or waits for its delay.
   var queue: [OutgoingResponse] = []
+  /// Bytes of `queue` not yet written.
+  var queuedBytes = 0
   /// How much of the first queued response has been written.
   var written = 0
-  var lastActivity: ContinuousClock.Instant
-  /// No more requests are read (after `Connection: close`, an error, or end of input).
-  var acceptsRequests = true
-  /// The client closed its side.
-  var peerClosed = false
-  /// Our side is shut down and the connection waits for the client to close, until this instant.
-  var drainDeadline: ContinuousClock.Instant?
-  /// Whether the poller currently watches for writability.
+  var phase = ConnectionPhase.reading
+  /// When the connection last finished a request or wrote a byte; the idle timeout counts from it.
+  var lastProgress: ContinuousClock.Instant
+  /// When the first byte of the request head being read arrived.
+  var headStartedAt: ContinuousClock.Instant?
+  /// When the head of the request whose body is being read was complete.
+  var bodyStartedAt: ContinuousClock.Instant?
+  /// Complete requests may still be buffered: the per-turn budget ran out before they were parsed.
+  var hasUnparsedInput = false
+  /// The client closed its side; buffered requests are still answered before the connection ends.
+  var sawEOF = false
+  /// What the poller watches the descriptor for.
+  var watchesReadable = true
+  /// Whether bytes wait for room in the socket (what the poller should watch for writing).
   var watchesWritable = false
+  /// What the poller was last told about writability.
+  var registeredWritable = false
 
   init(fd: Int32, id: Int, limits: HTTPRequestParser.Limits, now: ContinuousClock.Instant) {
     self.fd = fd
     self.id = id
     self.parser = HTTPRequestParser(limits: limits)
-    self.lastActivity = now
+    self.lastProgress = now
   }
 
   /// Whether nothing is queued to send.
   var isQuiet: Bool { queue.isEmpty }
+
+  /// Whether new requests are parsed and answered.
+  var acceptsRequests: Bool { phase == .reading }
+
+  /// Whether the connection waits in the middle of a request (head or body).
+  var isMidRequest: Bool { headStartedAt != nil || bodyStartedAt != nil }
+
+  /// Appends an answer to the queue.
+  func enqueue(_ response: OutgoingResponse) {
+    queue.append(response)
+    queuedBytes += response.bytes.count
+  }
 }

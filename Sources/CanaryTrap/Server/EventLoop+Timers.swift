@@ -1,8 +1,11 @@
-/// The loop's timers: delayed responses, the idle sweep and the pause after running out of
+/// The loop's timers: delayed responses, the deadline sweep and the pause after running out of
 /// descriptors. They run on the I/O thread between two waits.
 extension EventLoop {
+  /// How often deadlines are checked: a quarter of the shortest one, between 10 ms and 500 ms.
   var sweepInterval: Duration {
-    min(max(configuration.idleTimeout / 4, .milliseconds(10)), .milliseconds(500))
+    let shortest = min(
+      configuration.idleTimeout, configuration.requestHeadTimeout, configuration.requestBodyTimeout)
+    return min(max(shortest / 4, .milliseconds(10)), .milliseconds(500))
   }
 
   func timeoutUntilNextTimer() -> Int32 {
@@ -17,6 +20,7 @@ extension EventLoop {
   }
 
   func runTimers() {
+    assertOnLoopThread()
     let now = ContinuousClock.now
     if let paused = acceptPausedUntil, paused <= now {
       acceptPausedUntil = nil
@@ -29,26 +33,47 @@ extension EventLoop {
     }
     guard now >= nextSweep else { return }
     nextSweep = now.advanced(by: sweepInterval)
-    for connection in Array(connections.values) {
-      if let deadline = connection.drainDeadline {
-        if deadline <= now { closeConnection(connection) }
-      } else if connection.lastActivity.advanced(by: configuration.idleTimeout) <= now {
-        if connection.isQuiet {
-          timeOut(connection)
-        } else if connection.watchesWritable {
-          closeConnection(connection)  // The client stopped reading what it asked for.
-        }
-      }
+    for connection in Array(connections.values) { checkDeadlines(connection, now: now) }
+  }
+
+  /// Closes or times out `connection` when one of its deadlines passed: draining, idle, a head or
+  /// body too slow, or a client that stopped reading what it asked for.
+  private func checkDeadlines(_ connection: Connection, now: ContinuousClock.Instant) {
+    if case .draining(let until) = connection.phase {
+      if until <= now { closeConnection(connection) }
+      return
+    }
+    let idleSince = connection.lastProgress.advanced(by: configuration.idleTimeout) <= now
+    if !connection.isQuiet {
+      // Waiting for a delay is fine; waiting for the client to read is bounded by the idle timeout.
+      if connection.watchesWritable && idleSince { closeConnection(connection) }
+      return
+    }
+    if connection.hasUnparsedInput { return }
+    if let started = connection.headStartedAt,
+      started.advanced(by: configuration.requestHeadTimeout) <= now
+    {
+      timeOut(connection, reason: "request head not complete within \(configuration.requestHeadTimeout)")
+    } else if let started = connection.bodyStartedAt,
+      started.advanced(by: configuration.requestBodyTimeout) <= now
+    {
+      timeOut(connection, reason: "request body not complete within \(configuration.requestBodyTimeout)")
+    } else if !connection.isMidRequest && idleSince {
+      closeConnection(connection)
     }
   }
 
-  func timeOut(_ connection: Connection) {
-    guard let failure = connection.parser.timeOut() else { return closeConnection(connection) }
+  /// Answers the partial request on `connection` with 408 and closes it.
+  func timeOut(_ connection: Connection, reason: String) {
+    guard connection.acceptsRequests, let failure = connection.parser.timeOut(reason: reason) else {
+      return closeConnection(connection)
+    }
+    state.countTimedOut()
     recordFailure(failure, on: connection)
-    connection.acceptsRequests = false
-    let response = ServerResponse.text("\(failure.reason)\n", status: 408)
-    let output = ResponseSerializer.serialize(response, method: "GET", version: "HTTP/1.1", keepAlive: false)
-    connection.queue.append(OutgoingResponse(bytes: output.bytes, readyAt: nil, after: .closeGracefully))
+    connection.phase = .answeringLast
+    connection.headStartedAt = nil
+    connection.bodyStartedAt = nil
+    enqueueFinalAnswer(failure, on: connection)
     flush(connection)
   }
 }

@@ -8,30 +8,47 @@ import Foundation
 #endif
 
 /// The server's single I/O thread: accepts, reads, parses, calls handlers, writes, and runs the
-/// timers for delays and idle timeouts. Everything but ``requestStop()`` runs on that thread.
+/// timers for delays and deadlines. Everything but ``requestStop()`` runs on that thread.
+///
+/// Every turn is bounded per connection: at most ``readBudgetPerTurn`` bytes read and
+/// ``requestsPerTurn`` requests answered, so one busy client cannot hold the others up; a client
+/// whose unsent answers pass ``LoopbackServer/Configuration/maxQueuedResponseBytes`` is not read
+/// until it reads them.
 final class EventLoop: @unchecked Sendable {
   let listener: ListeningSocket
   let state: ServerState
   let configuration: LoopbackServer.Configuration
   let limits: HTTPRequestParser.Limits
   let poller: any ReadinessPoller
+  /// The most connections open at once (below the descriptor limit).
+  let connectionCap: Int
+  /// The most bytes read from one connection per turn.
+  static let readBudgetPerTurn = 4 * 65_536
+  /// The most requests parsed and answered on one connection per turn.
+  static let requestsPerTurn = 32
+  /// A request at least this large has its freed buffers handed back to the system afterwards.
+  static let largeRequestBytes = 1 << 20
+  private var releaseMemoryAfterLargeRequest = false
   private let wake: (read: Int32, write: Int32)
   private let stopping = Locked(false)
   private let finished = DispatchSemaphore(value: 0)
   private let started = DispatchSemaphore(value: 0)
   private let threadID = Locked<pthread_t?>(nil)
+  /// The I/O thread, for the debug-build confinement checks (written before the loop runs).
+  private var loopThread: pthread_t?
   var connections: [Int32: Connection] = [:]
   /// Connections whose first queued response waits for its delay.
   var delayed: Set<Int32> = []
+  /// Connections with complete requests still buffered, served next turn.
+  var pending: Set<Int32> = []
   private var nextConnectionID = 0
   private var readBuffer = [UInt8](repeating: 0, count: 65_536)
   var nextSweep: ContinuousClock.Instant
-  /// Set while accepting is paused because descriptors ran out.
+  /// Set while accepting is paused because descriptors ran out and nothing could be shed.
   var acceptPausedUntil: ContinuousClock.Instant?
-  let clock = ContinuousClock()
 
   init(configuration: LoopbackServer.Configuration, state: ServerState) throws {
-    SocketShims.raiseOpenFileLimit()
+    let descriptorLimit = SocketShims.raiseOpenFileLimit()
     listener = try ListeningSocket(ipv6: configuration.host == .ipv6, port: configuration.port)
     do {
       poller = try makeReadinessPoller(preferPoll: configuration.usePollInsteadOfEpoll)
@@ -44,9 +61,19 @@ final class EventLoop: @unchecked Sendable {
     self.configuration = configuration
     self.limits = HTTPRequestParser.Limits(
       maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
+    connectionCap = Self.connectionCap(
+      configured: configuration.maxConnections, descriptorLimit: descriptorLimit)
     nextSweep = ContinuousClock.now
     poller.add(listener.fd, writable: false)
     poller.add(wake.read, writable: false)
+  }
+
+  /// The configured cap, or one that leaves an eighth of the descriptors (at least 32) to the rest
+  /// of the process, and never more than the descriptor limit allows.
+  static func connectionCap(configured: Int?, descriptorLimit: Int?) -> Int {
+    let fromLimit = descriptorLimit.map { max(8, $0 - max(32, $0 / 8)) } ?? 1024
+    guard let configured else { return fromLimit }
+    return max(1, min(configured, fromLimit))
   }
 
   /// Starts the I/O thread and returns once it runs.
@@ -54,6 +81,7 @@ final class EventLoop: @unchecked Sendable {
     let name = "canary:\(listener.port)"
     let thread = Thread { [self] in
       Thread.current.name = name
+      loopThread = pthread_self()
       threadID.withLock { $0 = pthread_self() }
       started.signal()
       run()
@@ -75,30 +103,52 @@ final class EventLoop: @unchecked Sendable {
     if first && !onLoopThread { finished.wait() }
   }
 
+  /// Stops a debug build when confined state is touched off the I/O thread.
+  func assertOnLoopThread(_ function: StaticString = #function) {
+    #if DEBUG
+      if let loopThread {
+        assert(
+          pthread_equal(loopThread, pthread_self()) != 0, "\(function) called off the server's I/O thread")
+      }
+    #endif
+  }
+
   private func run() {
     while !stopping.current {
-      poller.wait(timeoutMilliseconds: timeoutUntilNextTimer()) { event in
+      poller.wait(timeoutMilliseconds: pending.isEmpty ? timeoutUntilNextTimer() : 0) { event in
         if event.fd == listener.fd {
           acceptAll()
         } else if event.fd == wake.read {
           drainWakePipe()
         } else if let connection = connections[event.fd] {
-          if connection.peerClosed {
-            if event.hangup { closeConnection(connection) } else if event.writable { flush(connection) }
-            return
-          }
-          if event.writable { flush(connection) }
-          if event.readable || event.hangup, connections[event.fd] === connection {
-            readAvailable(connection)
-          }
+          handle(event, on: connection)
         }
       }
+      servePending()
       runTimers()
+      if releaseMemoryAfterLargeRequest {
+        releaseMemoryAfterLargeRequest = false
+        SocketShims.releaseFreedMemory()
+      }
     }
     shutDown()
   }
 
+  private func handle(_ event: ReadinessEvent, on connection: Connection) {
+    if connection.phase == .peerClosed {
+      if event.hangup { closeConnection(connection) } else if event.writable { flush(connection) }
+      return
+    }
+    if event.writable { flush(connection) }
+    if event.readable || event.hangup, connections[event.fd] === connection, connection.watchesReadable {
+      readAvailable(connection)
+    }
+  }
+
+  // MARK: - Accepting
+
   private func acceptAll() {
+    assertOnLoopThread()
     while true {
       switch listener.acceptConnection() {
       case .accepted(let fd):
@@ -106,9 +156,11 @@ final class EventLoop: @unchecked Sendable {
         nextConnectionID += 1
         connections[fd] = connection
         poller.add(fd, writable: false)
+        if connections.count > connectionCap { shedOne(sparing: fd) }
       case .none:
         return
       case .outOfDescriptors:
+        if shedOne(sparing: nil) { continue }
         // The listener would stay readable and spin the loop: stop watching it for a moment.
         poller.update(listener.fd, readable: false, writable: false)
         acceptPausedUntil = ContinuousClock.now.advanced(by: .milliseconds(50))
@@ -117,15 +169,52 @@ final class EventLoop: @unchecked Sendable {
     }
   }
 
+  /// Closes the connection that costs the least to lose: a draining one, else the one that has
+  /// waited longest, idle since its last exchange or in the middle of a request (so a slow partial
+  /// request goes before a keep-alive connection just served, and a long-idle one before a request
+  /// just begun), else the one that made no progress for longest. Returns whether one was closed.
+  @discardableResult
+  private func shedOne(sparing spared: Int32?) -> Bool {
+    var victim: Connection?
+    var victimRank = (Int.max, ContinuousClock.now)
+    for connection in connections.values where connection.fd != spared {
+      let rank: (Int, ContinuousClock.Instant)
+      if case .draining = connection.phase {
+        rank = (0, connection.lastProgress)
+      } else if connection.isQuiet && !connection.hasUnparsedInput {
+        rank = (1, connection.headStartedAt ?? connection.bodyStartedAt ?? connection.lastProgress)
+      } else {
+        rank = (2, connection.lastProgress)
+      }
+      if rank.0 < victimRank.0 || (rank.0 == victimRank.0 && rank.1 < victimRank.1) {
+        victim = connection
+        victimRank = rank
+      }
+    }
+    guard let victim else { return false }
+    state.countShed()
+    if victim.acceptsRequests,
+      let failure = victim.parser.timeOut(
+        outcome: .closeWithoutAnswer,
+        reason: "connection closed to make room for new ones before the request was complete")
+    {
+      recordFailure(failure, on: victim)
+    }
+    closeConnection(victim)
+    return true
+  }
+
   private func drainWakePipe() {
     var bytes = [UInt8](repeating: 0, count: 64)
     while read(wake.read, &bytes, bytes.count) > 0 {}
   }
 
+  // MARK: - Reading
+
   private func readAvailable(_ connection: Connection) {
     var gotEOF = false
     var received = 0
-    while true {
+    while received < Self.readBudgetPerTurn {
       let count = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
       if count > 0 {
         received += count
@@ -145,59 +234,105 @@ final class EventLoop: @unchecked Sendable {
         break
       }
     }
-    if received > 0 { connection.lastActivity = .now }
-    if connection.drainDeadline != nil {
+    if case .draining = connection.phase {
       if gotEOF { closeConnection(connection) }
       return
     }
-    if connection.acceptsRequests { processRequests(connection) }
+    if connection.acceptsRequests && received > 0 { processRequests(connection) }
     if gotEOF { peerDidClose(connection) }
   }
 
   private func peerDidClose(_ connection: Connection) {
-    connection.peerClosed = true
+    guard connections[connection.fd] === connection else { return }
+    connection.sawEOF = true
+    // Requests already buffered are answered first; processRequests calls back once they are.
+    if connection.acceptsRequests && connection.hasUnparsedInput { return updateInterest(connection) }
     if connection.acceptsRequests, let failure = connection.parser.finish() {
       recordFailure(failure, on: connection)
     }
-    connection.acceptsRequests = false
+    connection.phase = .peerClosed
+    pending.remove(connection.fd)
     if connection.isQuiet { return closeConnection(connection) }
-    poller.update(connection.fd, readable: false, writable: connection.watchesWritable)
+    updateInterest(connection)
   }
 
-  /// Parses every complete request buffered on `connection`, records it and queues its answer.
-  func processRequests(_ connection: Connection) {
-    while connection.acceptsRequests, let event = connection.parser.next() {
-      switch event {
-      case .continueExpected:
-        connection.queue.append(
-          OutgoingResponse(bytes: ResponseSerializer.continueBytes, readyAt: nil, after: .keepOpen))
-      case .request(let parsed):
-        answer(parsed, on: connection)
-      case .failure(let failure):
-        recordFailure(failure, on: connection)
-        connection.acceptsRequests = false
-        if failure.status != 0 {
-          let response = ServerResponse.text("\(failure.reason)\n", status: failure.status)
-          let output = ResponseSerializer.serialize(
-            response, method: "GET", version: "HTTP/1.1", keepAlive: false)
-          connection.queue.append(
-            OutgoingResponse(bytes: output.bytes, readyAt: nil, after: .closeGracefully))
-        }
+  /// Serves, one budget each, the connections that still had complete requests buffered.
+  private func servePending() {
+    guard !pending.isEmpty else { return }
+    let ready = pending
+    pending.removeAll()
+    for fd in ready {
+      if let connection = connections[fd], connection.acceptsRequests, connection.hasUnparsedInput {
+        processRequests(connection)
       }
     }
+  }
+
+  /// Parses up to `budget` buffered requests on `connection`, records each and queues its answer;
+  /// stops early while the unsent answers pass the queue limit.
+  func processRequests(_ connection: Connection, budget: Int = EventLoop.requestsPerTurn) {
+    assertOnLoopThread()
+    var handled = 0
+    connection.hasUnparsedInput = false
+    while connection.acceptsRequests {
+      if connection.queuedBytes > configuration.maxQueuedResponseBytes || handled >= budget {
+        connection.hasUnparsedInput = true
+        if handled >= budget && connection.queuedBytes <= configuration.maxQueuedResponseBytes {
+          pending.insert(connection.fd)
+        }
+        break
+      }
+      guard let event = connection.parser.next() else { break }
+      handled += 1
+      switch event {
+      case .continueExpected:
+        connection.enqueue(
+          OutgoingResponse(bytes: ResponseSerializer.continueBytes, readyAt: nil, after: .keepOpen))
+      case .request(let parsed):
+        connection.lastProgress = .now
+        let size = parsed.raw.count
+        answer(parsed, on: connection)
+        if size >= Self.largeRequestBytes { releaseMemoryAfterLargeRequest = true }
+      case .failure(let failure):
+        recordFailure(failure, on: connection)
+        connection.phase = .answeringLast
+        if failure.outcome != .closeWithoutAnswer { enqueueFinalAnswer(failure, on: connection) }
+      }
+    }
+    if !connection.hasUnparsedInput { updateRequestClock(connection) }
     flush(connection)
+    guard connections[connection.fd] === connection else { return }
+    if connection.sawEOF && !connection.hasUnparsedInput && connection.phase != .peerClosed {
+      return peerDidClose(connection)
+    }
+    updateInterest(connection)
+  }
+
+  /// Starts or stops the head and body deadlines from what the parser holds.
+  private func updateRequestClock(_ connection: Connection) {
+    guard connection.acceptsRequests else { return }
+    if connection.parser.isReadingBody {
+      connection.headStartedAt = nil
+      if connection.bodyStartedAt == nil { connection.bodyStartedAt = .now }
+    } else if connection.parser.hasPartialRequest {
+      connection.bodyStartedAt = nil
+      if connection.headStartedAt == nil { connection.headStartedAt = .now }
+    } else {
+      connection.headStartedAt = nil
+      connection.bodyStartedAt = nil
+    }
   }
 
   private func answer(_ parsed: ParsedRequest, on connection: Connection) {
     let head = parsed.head
-    let request = state.record(
+    let (request, kept) = state.record(
       RecordedRequest(
         connectionID: connection.id, method: head.method, target: head.target, version: head.version,
         headers: head.headers, body: Data(parsed.body), trailers: parsed.trailers, raw: parsed.raw))
     let response = state.handler(for: request)(request)
     let keepAlive = head.wantsKeepAlive
     let readyAt = response.delay.map { ContinuousClock.now.advanced(by: $0) }
-    let outgoing: OutgoingResponse
+    var outgoing: OutgoingResponse
     switch response.fault {
     case .closeBeforeResponse?:
       outgoing = OutgoingResponse(bytes: [], readyAt: readyAt, after: .closeAbruptly)
@@ -213,14 +348,16 @@ final class EventLoop: @unchecked Sendable {
       outgoing = OutgoingResponse(
         bytes: output.bytes, readyAt: readyAt, after: output.closeAfter ? .closeGracefully : .keepOpen)
     }
-    var logged = outgoing
-    logged.logIndex = state.recordResponse(
-      SentResponse(
-        requestSequence: request.sequence, connectionID: connection.id, status: response.status,
-        fault: response.fault, storage: outgoing.bytes))
-    if response.fault != nil { logged.logIndex = nil }
-    connection.queue.append(logged)
-    if outgoing.after != .keepOpen { connection.acceptsRequests = false }
+    let sent = SentResponse(
+      requestSequence: request.sequence, connectionID: connection.id, status: response.status,
+      fault: response.fault, storage: outgoing.bytes)
+    let logIndex = kept ? state.recordResponse(sent) : nil
+    if response.fault == nil {
+      outgoing.logIndex = logIndex
+      if state.hasObserver { outgoing.observed = sent }
+    }
+    connection.enqueue(outgoing)
+    if outgoing.after != .keepOpen { connection.phase = .answeringLast }
   }
 
   func recordFailure(_ failure: HTTPParseFailure, on connection: Connection) {
@@ -232,8 +369,18 @@ final class EventLoop: @unchecked Sendable {
         malformed: failure.reason))
   }
 
+  /// Queues the error answer to a failed request, after which the connection closes.
+  func enqueueFinalAnswer(_ failure: HTTPParseFailure, on connection: Connection) {
+    let response = ServerResponse.text("\(failure.reason)\n", status: failure.status ?? 400)
+    let output = ResponseSerializer.serialize(response, method: "GET", version: "HTTP/1.1", keepAlive: false)
+    connection.enqueue(OutgoingResponse(bytes: output.bytes, readyAt: nil, after: .closeGracefully))
+  }
+
+  // MARK: - Writing
+
   /// Writes queued responses in order until one waits for its delay or the socket is full.
   func flush(_ connection: Connection) {
+    assertOnLoopThread()
     while let first = connection.queue.first {
       if let readyAt = first.readyAt, readyAt > .now {
         delayed.insert(connection.fd)
@@ -252,12 +399,15 @@ final class EventLoop: @unchecked Sendable {
           return closeConnection(connection)
         }
         connection.written += count
-        connection.lastActivity = .now
+        connection.queuedBytes -= count
+        connection.lastProgress = .now
         if connection.written < first.bytes.count { return watchWritable(connection, true) }
       }
       connection.queue.removeFirst()
       connection.written = 0
-      if let index = first.logIndex { state.markWritten(index) }
+      if first.logIndex != nil || first.observed != nil {
+        state.markWritten(first.logIndex, response: first.observed)
+      }
       switch first.after {
       case .keepOpen: continue
       case .closeAbruptly: return closeConnection(connection)
@@ -266,30 +416,56 @@ final class EventLoop: @unchecked Sendable {
         return closeConnection(connection)
       case .closeGracefully:
         connection.queue.removeAll()
+        connection.queuedBytes = 0
         return beginDrain(connection)
       }
     }
     watchWritable(connection, false)
-    if connection.peerClosed { closeConnection(connection) }
+    if connection.phase == .peerClosed { closeConnection(connection) }
   }
 
   private func watchWritable(_ connection: Connection, _ writable: Bool) {
-    guard connection.watchesWritable != writable else { return }
     connection.watchesWritable = writable
-    poller.update(connection.fd, readable: !connection.peerClosed, writable: writable)
+    updateInterest(connection)
+  }
+
+  /// Tells the poller what to watch: writability while bytes wait for room; readability unless
+  /// the client's side is closed, or the connection is held back (answers over the queue limit,
+  /// or complete requests still buffered).
+  func updateInterest(_ connection: Connection) {
+    guard connections[connection.fd] === connection else { return }
+    let heldBack =
+      connection.acceptsRequests
+      && (connection.hasUnparsedInput || connection.queuedBytes > configuration.maxQueuedResponseBytes)
+    if connection.acceptsRequests && connection.hasUnparsedInput
+      && connection.queuedBytes <= configuration.maxQueuedResponseBytes
+    {
+      pending.insert(connection.fd)
+    }
+    let readable = connection.phase != .peerClosed && !connection.sawEOF && !heldBack
+    guard
+      readable != connection.watchesReadable || connection.watchesWritable != connection.registeredWritable
+    else { return }
+    connection.watchesReadable = readable
+    connection.registeredWritable = connection.watchesWritable
+    poller.update(connection.fd, readable: readable, writable: connection.watchesWritable)
   }
 
   func beginDrain(_ connection: Connection) {
-    if connection.peerClosed { return closeConnection(connection) }
-    watchWritable(connection, false)
+    if connection.phase == .peerClosed { return closeConnection(connection) }
     SocketShims.shutdownWrite(connection.fd)
-    connection.acceptsRequests = false
-    connection.drainDeadline = ContinuousClock.now.advanced(by: .seconds(2))
+    pending.remove(connection.fd)
+    connection.hasUnparsedInput = false
+    connection.phase = .draining(until: ContinuousClock.now.advanced(by: .seconds(2)))
+    connection.watchesWritable = false
+    updateInterest(connection)
   }
 
   func closeConnection(_ connection: Connection) {
+    assertOnLoopThread()
     guard connections.removeValue(forKey: connection.fd) != nil else { return }
     delayed.remove(connection.fd)
+    pending.remove(connection.fd)
     poller.remove(connection.fd)
     SocketShims.closeDescriptor(connection.fd)
   }

@@ -38,32 +38,59 @@ public final class LoopbackServer: Sendable {
     public var maxHeaderBytes: Int = 64 * 1024
     /// The largest request body accepted; larger ones get 413.
     public var maxBodyBytes: Int = 32 * 1024 * 1024
-    /// How long a connection may stay silent before it is closed (a partial request gets 408).
+    /// How long a connection with no request in progress may stay open; bytes that do not start
+    /// a request (blank lines) do not extend it.
     public var idleTimeout: Duration = .seconds(30)
+    /// How long a request head may take from its first byte to its empty line; a slower one gets
+    /// 408 and the connection closes, however often bytes trickle in.
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// How long a request body may take from the end of its head; a slower one gets 408 and the
+    /// connection closes.
+    public var requestBodyTimeout: Duration = .seconds(30)
     /// Whether well-formed requests are kept in ``LoopbackServer/requests`` (malformed ones always are).
     public var recordsRequests: Bool = true
+    /// The most requests kept in ``LoopbackServer/requests``; later ones are still answered but
+    /// only counted in ``ServerCounters/requestsDropped``.
+    public var maxRecordedRequests: Int = 10_000
+    /// The most body and raw bytes kept across the record; a request past it is kept with its body
+    /// and raw bytes cut, counted in ``RecordedRequest/droppedBytes`` and
+    /// ``ServerCounters/bytesDropped``.
+    public var maxRecordedBytes: Int = 64 * 1024 * 1024
+    /// The most connections open at once; nil picks one below the process's descriptor limit.
+    /// When full (or when descriptors run out) the connection idle or mid-request for longest is
+    /// closed to make room.
+    public var maxConnections: Int? = nil
+    /// The most response bytes queued on one connection before the server stops reading from it
+    /// (a client that pipelines without reading waits; the others are served).
+    public var maxQueuedResponseBytes: Int = 1024 * 1024
     /// Uses poll(2) even where epoll is available (for tests of the portable path).
     public var usePollInsteadOfEpoll: Bool = false
 
-    /// The defaults: 127.0.0.1, ephemeral port, 64 KiB heads, 32 MiB bodies, 30 s idle timeout.
+    /// The defaults: 127.0.0.1, ephemeral port, 64 KiB heads, 32 MiB bodies, 30 s idle timeout,
+    /// 10 s per head and 30 s per body, 10,000 requests and 64 MiB recorded.
     public init() {}
   }
 
   /// The configuration the server was created with.
   public let configuration: Configuration
   private let state: ServerState
-  private let loop = Locked<EventLoop?>(nil)
-  private let lastPort: Locked<UInt16>
+  /// The running loop and the last bound port, under one lock so they change together.
+  private struct Lifecycle {
+    var loop: EventLoop?
+    var lastPort: UInt16
+  }
+
+  private let lifecycle: Locked<Lifecycle>
 
   /// Creates a stopped server; call ``start()``.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
-    self.state = ServerState(recordsRequests: configuration.recordsRequests)
-    self.lastPort = Locked(configuration.port)
+    self.state = ServerState(configuration: configuration)
+    self.lifecycle = Locked(Lifecycle(loop: nil, lastPort: configuration.port))
   }
 
   deinit {
-    if let running = loop.current {
+    if let running = lifecycle.current.loop {
       FileHandle.standardError.write(
         Data(
           "CanaryTrap: LoopbackServer on port \(running.listener.port) was deinitialized while still running; stopping it. Call stop() when done.\n"
@@ -75,32 +102,32 @@ public final class LoopbackServer: Sendable {
   /// Binds, listens and starts the I/O thread; returns once connections are accepted.
   /// Calling it on a running server does nothing.
   public func start() throws {
-    try loop.withLock { loop in
-      guard loop == nil else { return }
+    try lifecycle.withLock { lifecycle in
+      guard lifecycle.loop == nil else { return }
       let started = try EventLoop(configuration: configuration, state: state)
       started.start()
-      lastPort.withLock { $0 = started.listener.port }
-      loop = started
+      lifecycle.lastPort = started.listener.port
+      lifecycle.loop = started
     }
   }
 
   /// Closes the listener and every connection and joins the I/O thread; safe to call twice.
   public func stop() {
-    let running = loop.withLock { loop -> EventLoop? in
-      defer { loop = nil }
-      return loop
+    let running = lifecycle.withLock { lifecycle -> EventLoop? in
+      defer { lifecycle.loop = nil }
+      return lifecycle.loop
     }
     running?.requestStop()
   }
 
   /// Whether the server is accepting connections.
-  public var isRunning: Bool { loop.current != nil }
+  public var isRunning: Bool { lifecycle.withLock { $0.loop != nil } }
 
   /// The bound port (the last one, once stopped; the configured one before starting).
-  public var port: UInt16 { lastPort.current }
+  public var port: UInt16 { lifecycle.withLock { $0.lastPort } }
 
   /// The numeric address the listener is bound to, read back from the socket (nil when stopped).
-  public var boundAddress: String? { loop.current?.listener.boundAddress }
+  public var boundAddress: String? { lifecycle.withLock { $0.loop }?.listener.boundAddress }
 
   /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
   public var baseURL: URL {
@@ -153,6 +180,16 @@ public final class LoopbackServer: Sendable {
     return state.requests
   }
 
-  /// Forgets every recorded request and response (sequence numbers keep counting).
+  /// How many requests arrived, and how many requests, bytes and connections the limits gave up;
+  /// cumulative over the server's life.
+  public var counters: ServerCounters { state.counters }
+
+  /// Calls `observer` on the I/O thread with every request as received (before any cut) and every
+  /// response once fully written, so a caller can stream the record instead of keeping it.
+  package func observeRecord(_ observer: @escaping @Sendable (ServerRecordEvent) -> Void) {
+    state.setObserver(observer)
+  }
+
+  /// Forgets every recorded request and response (sequence numbers and counters keep counting).
   public func clearRequests() { state.clearRequests() }
 }

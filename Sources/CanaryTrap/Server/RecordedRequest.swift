@@ -28,6 +28,9 @@ public struct RecordedRequest: Sendable {
   public var malformed: String?
   /// When the request was complete (or given up on).
   public var receivedAt: Date
+  /// Bytes of ``body`` and then ``raw`` not kept because the server's record reached
+  /// ``LoopbackServer/Configuration/maxRecordedBytes`` (the handler saw them all); 0 when whole.
+  public var droppedBytes: Int = 0
 
   /// Creates a recorded request; the server makes these, tests may too.
   public init(

@@ -15,12 +15,29 @@ final class ServerState: Sendable {
     var requests: [RecordedRequest] = []
     var responses: [SentResponse] = []
     var nextSequence = 0
+    /// Body and raw bytes held by `requests`.
+    var keptBytes = 0
+    var counters = ServerCounters()
+    var observer: (@Sendable (ServerRecordEvent) -> Void)?
   }
 
   private let log = Locked(Log())
   let recordsRequests: Bool
+  let maxRecordedRequests: Int
+  let maxRecordedBytes: Int
 
-  init(recordsRequests: Bool) { self.recordsRequests = recordsRequests }
+  init(configuration: LoopbackServer.Configuration) {
+    recordsRequests = configuration.recordsRequests
+    maxRecordedRequests = max(0, configuration.maxRecordedRequests)
+    maxRecordedBytes = max(0, configuration.maxRecordedBytes)
+  }
+
+  func setObserver(_ observer: @escaping @Sendable (ServerRecordEvent) -> Void) {
+    log.withLock { $0.observer = observer }
+  }
+
+  /// Whether a record observer is set (then responses carry their bytes to it).
+  var hasObserver: Bool { log.withLock { $0.observer != nil } }
 
   func setRoute(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
     routes.withLock { $0[RouteKey(method: method.rawValue, path: path)] = handler }
@@ -48,20 +65,46 @@ final class ServerState: Sendable {
     return fallback.current
   }
 
-  /// Appends `request`, numbering it in arrival order, and returns it numbered.
+  /// Numbers `request` in arrival order, keeps it if the record has room (cut to the byte
+  /// budget), tells the observer, and returns it numbered and whole, with whether it was kept.
   @discardableResult
-  func record(_ request: RecordedRequest) -> RecordedRequest {
+  func record(_ request: RecordedRequest) -> (request: RecordedRequest, kept: Bool) {
     var numbered = request
-    log.withLock {
-      numbered.sequence = $0.nextSequence
-      $0.nextSequence += 1
-      if recordsRequests || request.malformed != nil { $0.requests.append(numbered) }
+    let (kept, observer) = log.withLock { log -> (Bool, (@Sendable (ServerRecordEvent) -> Void)?) in
+      numbered.sequence = log.nextSequence
+      log.nextSequence += 1
+      log.counters.requestsReceived += 1
+      guard recordsRequests || request.malformed != nil else { return (false, log.observer) }
+      guard log.requests.count < maxRecordedRequests else {
+        log.counters.requestsDropped += 1
+        return (false, log.observer)
+      }
+      log.requests.append(cut(numbered, room: maxRecordedBytes - log.keptBytes))
+      let last = log.requests[log.requests.count - 1]
+      log.keptBytes += last.body.count + last.raw.count
+      log.counters.bytesDropped += last.droppedBytes
+      return (true, log.observer)
     }
-    return numbered
+    observer?(.request(numbered))
+    return (numbered, kept)
   }
 
-  /// Appends the answer to a request and returns its index for ``markWritten(_:)``, or nil when
-  /// the server does not record.
+  /// `request` with its body, then its raw bytes, cut to `room` bytes in all.
+  private func cut(_ request: RecordedRequest, room: Int) -> RecordedRequest {
+    let size = request.body.count + request.raw.count
+    guard size > room else { return request }
+    var cut = request
+    let bodyKept = min(request.body.count, max(0, room))
+    let rawKept = min(request.raw.count, max(0, room - bodyKept))
+    // subdata copies: a prefix would share, and so keep alive, the whole buffer.
+    cut.body = request.body.subdata(in: request.body.startIndex..<(request.body.startIndex + bodyKept))
+    cut.raw = request.raw.subdata(in: request.raw.startIndex..<(request.raw.startIndex + rawKept))
+    cut.droppedBytes = size - bodyKept - rawKept
+    return cut
+  }
+
+  /// Appends the answer to a kept request and returns its index for ``markWritten(_:)``, or nil
+  /// when the server does not record.
   func recordResponse(_ response: SentResponse) -> Int? {
     guard recordsRequests else { return nil }
     return log.withLock {
@@ -70,10 +113,26 @@ final class ServerState: Sendable {
     }
   }
 
-  /// Notes that every byte of the response at `index` reached the socket.
-  func markWritten(_ index: Int) {
-    log.withLock { if index < $0.responses.count { $0.responses[index].fullyWritten = true } }
+  /// Notes that every byte of a response reached the socket: marks the record's entry at `index`
+  /// and hands `response` to the observer.
+  func markWritten(_ index: Int?, response: SentResponse?) {
+    let observer = log.withLock { log -> (@Sendable (ServerRecordEvent) -> Void)? in
+      if let index, index < log.responses.count { log.responses[index].fullyWritten = true }
+      return log.observer
+    }
+    if let observer, var response {
+      response.fullyWritten = true
+      observer(.responseWritten(response))
+    }
   }
+
+  /// Counts a connection closed to make room.
+  func countShed() { log.withLock { $0.counters.connectionsShed += 1 } }
+
+  /// Counts a request answered 408.
+  func countTimedOut() { log.withLock { $0.counters.requestsTimedOut += 1 } }
+
+  var counters: ServerCounters { log.withLock { $0.counters } }
 
   var requests: [RecordedRequest] { log.withLock { $0.requests } }
 
@@ -83,6 +142,7 @@ final class ServerState: Sendable {
     log.withLock {
       $0.requests.removeAll()
       $0.responses.removeAll()
+      $0.keptBytes = 0
     }
   }
 }

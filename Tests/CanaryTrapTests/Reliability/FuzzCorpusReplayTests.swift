@@ -100,7 +100,7 @@ struct FuzzCorpusReplayTests {
         switch event {
         case .request(let request): events.append("\(request.head.method) \(request.head.target)")
         case .continueExpected: events.append("continue")
-        case .failure(let failure): events.append("failure \(failure.status) \(failure.reason)")
+        case .failure(let failure): events.append("failure \(failure.status ?? 0) \(failure.reason)")
         }
       }
     }

@@ -85,7 +85,7 @@ struct RawSocketServerTests {
   }
 
   @Test func halfARequestThenSilenceIsTimedOutAndRecorded() throws {
-    let server = try makeServer { $0.idleTimeout = .milliseconds(150) }
+    let server = try makeServer { $0.requestBodyTimeout = .milliseconds(150) }
     defer { server.stop() }
     let client = try RawClient(port: server.port)
     client.send("POST /half HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc")
@@ -93,7 +93,8 @@ struct RawSocketServerTests {
     #expect(reply.closed)
     #expect(reply.text.hasPrefix("HTTP/1.1 408 "))
     let recorded = try #require(server.requests.first)
-    #expect(recorded.malformed?.contains("idle timeout") == true)
+    #expect(recorded.malformed?.contains("request body not complete") == true)
+    #expect(server.counters.requestsTimedOut == 1)
     #expect(recorded.path == "/half")
   }
 

@@ -22,21 +22,21 @@ enum HTTPHeadParser {
     var lines = lines(bytes)
     while lines.last?.isEmpty == true { lines.removeLast() }
     guard let requestLine = lines.first else {
-      return .failure(failure(400, "empty request line", bytes))
+      return .failure(failure(.badRequest, "empty request line", bytes))
     }
     let parts = requestLine.split(separator: HTTPBytes.space, omittingEmptySubsequences: false)
     guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
       parts[0].allSatisfy(HTTPBytes.isTokenCharacter),
       parts[1].allSatisfy({ $0 > 32 && $0 != 127 })
     else {
-      return .failure(failure(400, "malformed request line", bytes))
+      return .failure(failure(.badRequest, "malformed request line", bytes))
     }
     let version = HTTPBytes.string(parts[2])
     if version != "HTTP/1.1" && version != "HTTP/1.0" {
       let looksLikeHTTP = version.hasPrefix("HTTP/") && version.count == 8
       return .failure(
         failure(
-          looksLikeHTTP ? 505 : 400,
+          looksLikeHTTP ? .versionNotSupported : .badRequest,
           looksLikeHTTP
             ? "unsupported HTTP version \(version)"
             : "malformed request line", bytes))
@@ -45,7 +45,7 @@ enum HTTPHeadParser {
     for line in lines.dropFirst() {
       switch parseField(line) {
       case .success(let field): headers.add(field.name, field.value)
-      case .failure(let error): return .failure(failure(400, error.reason, bytes))
+      case .failure(let error): return .failure(failure(.badRequest, error.reason, bytes))
       }
     }
     return .success(
@@ -77,9 +77,9 @@ enum HTTPHeadParser {
     return .success((HTTPBytes.string(name), HTTPBytes.string(value)))
   }
 
-  private static func failure(_ status: Int, _ reason: String, _ bytes: ArraySlice<UInt8>)
+  private static func failure(_ outcome: HTTPFailureOutcome, _ reason: String, _ bytes: ArraySlice<UInt8>)
     -> HTTPParseFailure
   {
-    HTTPParseFailure(status: status, reason: reason, head: nil, raw: Array(bytes))
+    HTTPParseFailure(outcome: outcome, reason: reason, head: nil, raw: Array(bytes))
   }
 }

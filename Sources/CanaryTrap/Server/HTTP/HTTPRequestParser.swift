@@ -52,6 +52,14 @@ struct HTTPRequestParser {
     }
   }
 
+  /// Whether the head of the current request is complete and its body (or trailers) is awaited.
+  var isReadingBody: Bool {
+    switch state {
+    case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers: true
+    case .head, .failed: false
+    }
+  }
+
   /// Whether the parser stopped at a failure and ignores further input.
   var hasFailed: Bool { state == .failed }
 
@@ -73,7 +81,7 @@ struct HTTPRequestParser {
         }
         return .request(complete())
       case .chunkSize:
-        if let failure = parseChunkSize() { return fail(failure.0, failure.1) }
+        if let failure = parseChunkSize() { return fail(failure.outcome, failure.reason) }
         if state == .chunkSize { return nil }
       case .chunkData(let remaining):
         let taken = takeBody(remaining)
@@ -89,11 +97,11 @@ struct HTTPRequestParser {
         } else if buffer[cursor] == HTTPBytes.cr {
           guard cursor + 1 < buffer.count else { return nil }
           guard buffer[cursor + 1] == HTTPBytes.lf else {
-            return fail(400, "missing CRLF after chunk data")
+            return fail(.badRequest, "missing CRLF after chunk data")
           }
           cursor += 2
         } else {
-          return fail(400, "missing CRLF after chunk data")
+          return fail(.badRequest, "missing CRLF after chunk data")
         }
         state = .chunkSize
       case .trailers:
@@ -113,15 +121,19 @@ struct HTTPRequestParser {
       reason = "connection closed mid-body (\(remaining) of the announced bytes missing)"
     default: reason = "connection closed mid-body (chunked body incomplete)"
     }
-    let failure = makeFailure(0, reason)
+    let failure = makeFailure(.closeWithoutAnswer, reason)
     state = .failed
     return failure
   }
 
-  /// A failure for a request cut short by the idle timeout, or nil when nothing is pending.
-  mutating func timeOut() -> HTTPParseFailure? {
+  /// A failure for a request cut short by a deadline (answered as `outcome` says, 408 by
+  /// default), or nil when nothing is pending.
+  mutating func timeOut(
+    outcome: HTTPFailureOutcome = .requestTimeout,
+    reason: String = "idle timeout waiting for the rest of the request"
+  ) -> HTTPParseFailure? {
     guard hasPartialRequest else { return nil }
-    let failure = makeFailure(408, "idle timeout waiting for the rest of the request")
+    let failure = makeFailure(outcome, reason)
     state = .failed
     return failure
   }
@@ -137,17 +149,17 @@ struct HTTPRequestParser {
     cursor = max(cursor, requestStart)
     guard let headEnd = findHeadEnd() else {
       if buffer.count - requestStart > limits.maxHeaderBytes {
-        return fail(431, "request head larger than \(limits.maxHeaderBytes) bytes")
+        return fail(.headerFieldsTooLarge, "request head larger than \(limits.maxHeaderBytes) bytes")
       }
       return nil
     }
     if headEnd - requestStart > limits.maxHeaderBytes {
-      return fail(431, "request head larger than \(limits.maxHeaderBytes) bytes")
+      return fail(.headerFieldsTooLarge, "request head larger than \(limits.maxHeaderBytes) bytes")
     }
     switch HTTPHeadParser.parseHead(buffer[requestStart..<headEnd]) {
     case .failure(let failure):
       cursor = headEnd
-      return fail(failure.status, failure.reason)
+      return fail(failure.outcome, failure.reason)
     case .success(let parsed):
       head = parsed
       cursor = headEnd
@@ -173,11 +185,8 @@ struct HTTPRequestParser {
     let wantsContinue =
       head?.version == "HTTP/1.1" && headers.hasToken("100-continue", in: "Expect")
     if headers.contains("Transfer-Encoding") {
-      let codings = headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
-      guard let last = codings.last,
-        HTTPHeaders.namesMatch(String(last).trimmingSpaces, "chunked")
-      else {
-        return fail(400, "unsupported Transfer-Encoding")
+      if let failure = Self.checkTransferEncoding(headers, version: head?.version ?? "") {
+        return fail(failure.outcome, failure.reason)
       }
       state = .chunkSize
     } else if headers.contains("Content-Length") {
@@ -187,12 +196,13 @@ struct HTTPRequestParser {
         first.utf8.count <= 18, first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
         let length = Int(first)
       else {
-        return fail(400, "invalid Content-Length")
+        return fail(.badRequest, "invalid Content-Length")
       }
       if length > limits.maxBodyBytes {
-        return fail(413, "body of \(length) bytes exceeds \(limits.maxBodyBytes)")
+        return fail(.contentTooLarge, "body of \(length) bytes exceeds \(limits.maxBodyBytes)")
       }
       if length == 0 { return .request(complete()) }
+      body.reserveCapacity(length)  // One allocation, not a doubling series, for a large body.
       state = .fixedBody(remaining: length)
     } else {
       return .request(complete())
@@ -201,6 +211,28 @@ struct HTTPRequestParser {
       return .continueExpected
     }
     return next()
+  }
+
+  /// Why a request with `Transfer-Encoding` cannot be framed, or nil when it is plain `chunked`
+  /// (RFC 9112 §6.1, §6.3): with `Content-Length` too it could be read two ways (request
+  /// smuggling), so 400; a coding other than chunked (`gzip, chunked`) is not decoded, so 501
+  /// rather than recording a body still encoded; chunked not last, twice, or in HTTP/1.0: 400.
+  static func checkTransferEncoding(_ headers: HTTPHeaders, version: String)
+    -> (outcome: HTTPFailureOutcome, reason: String)?
+  {
+    if headers.contains("Content-Length") {
+      return (.badRequest, "both Transfer-Encoding and Content-Length (ambiguous framing)")
+    }
+    if version == "HTTP/1.0" { return (.badRequest, "Transfer-Encoding in an HTTP/1.0 request") }
+    let codings = headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
+      .map { String($0).trimmingSpaces.lowercased() }.filter { !$0.isEmpty }
+    guard codings.last == "chunked" else {
+      return (.badRequest, "Transfer-Encoding does not end with chunked")
+    }
+    if codings.count == 1 { return nil }
+    if codings.dropLast().contains("chunked") { return (.badRequest, "chunked applied more than once") }
+    let others = codings.dropLast().joined(separator: ", ")
+    return (.notImplemented, "Transfer-Encoding \(others) is not implemented (only chunked is decoded)")
   }
 
   // MARK: - Body
@@ -215,24 +247,26 @@ struct HTTPRequestParser {
   }
 
   /// Reads one chunk-size line; returns a failure, or moves the state on (or leaves it to wait).
-  private mutating func parseChunkSize() -> (Int, String)? {
+  private mutating func parseChunkSize() -> (outcome: HTTPFailureOutcome, reason: String)? {
     // The same limit whether or not the LF has arrived, so the answer never depends on how the
     // bytes were split.
     let newline = buffer[cursor...].firstIndex(of: HTTPBytes.lf)
-    if (newline ?? buffer.count) - cursor > Self.maxChunkSizeLine { return (400, "chunk size line too long") }
+    if (newline ?? buffer.count) - cursor > Self.maxChunkSizeLine {
+      return (.badRequest, "chunk size line too long")
+    }
     guard let newline else { return nil }
     var line = buffer[cursor..<newline]
     if line.last == HTTPBytes.cr { line.removeLast() }
     if let semicolon = line.firstIndex(of: HTTPBytes.semicolon) { line = line[..<semicolon] }
     while let last = line.last, last == HTTPBytes.space || last == HTTPBytes.tab { line.removeLast() }
-    guard !line.isEmpty, line.count <= 15 else { return (400, "invalid chunk size") }
+    guard !line.isEmpty, line.count <= 15 else { return (.badRequest, "invalid chunk size") }
     var size = 0
     for byte in line {
-      guard let digit = HTTPBytes.hexValue(byte) else { return (400, "invalid chunk size") }
+      guard let digit = HTTPBytes.hexValue(byte) else { return (.badRequest, "invalid chunk size") }
       size = size * 16 + digit
     }
     if body.count + size > limits.maxBodyBytes {
-      return (413, "chunked body exceeds \(limits.maxBodyBytes) bytes")
+      return (.contentTooLarge, "chunked body exceeds \(limits.maxBodyBytes) bytes")
     }
     cursor = newline + 1
     state = size == 0 ? .trailers(lineStart: cursor) : .chunkData(remaining: size)
@@ -247,15 +281,15 @@ struct HTTPRequestParser {
       cursor = newline + 1
       if line.isEmpty { return .request(complete()) }
       if trailerBytes > limits.maxHeaderBytes {
-        return fail(431, "trailers larger than \(limits.maxHeaderBytes) bytes")
+        return fail(.headerFieldsTooLarge, "trailers larger than \(limits.maxHeaderBytes) bytes")
       }
       switch HTTPHeadParser.parseField(line) {
       case .success(let field): trailers.add(field.name, field.value)
-      case .failure(let error): return fail(400, "trailer: \(error.reason)")
+      case .failure(let error): return fail(.badRequest, "trailer: \(error.reason)")
       }
     }
     if buffer.count - cursor + trailerBytes > limits.maxHeaderBytes {
-      return fail(431, "trailers larger than \(limits.maxHeaderBytes) bytes")
+      return fail(.headerFieldsTooLarge, "trailers larger than \(limits.maxHeaderBytes) bytes")
     }
     return nil
   }
@@ -287,16 +321,16 @@ struct HTTPRequestParser {
     }
   }
 
-  private mutating func fail(_ status: Int, _ reason: String) -> HTTPParserEvent {
-    let failure = makeFailure(status, reason)
+  private mutating func fail(_ outcome: HTTPFailureOutcome, _ reason: String) -> HTTPParserEvent {
+    let failure = makeFailure(outcome, reason)
     state = .failed
     return .failure(failure)
   }
 
-  private func makeFailure(_ status: Int, _ reason: String) -> HTTPParseFailure {
+  private func makeFailure(_ outcome: HTTPFailureOutcome, _ reason: String) -> HTTPParseFailure {
     let end = min(buffer.count, requestStart + limits.maxHeaderBytes + (1 << 16))
     return HTTPParseFailure(
-      status: status, reason: reason, head: head, raw: Array(buffer[requestStart..<max(end, requestStart)]))
+      outcome: outcome, reason: reason, head: head, raw: Array(buffer[requestStart..<max(end, requestStart)]))
   }
 }
 

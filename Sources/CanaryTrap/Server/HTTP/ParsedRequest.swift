@@ -22,10 +22,44 @@ struct ParsedRequest: Sendable {
   var raw: Data
 }
 
-/// Why a request could not be parsed, with the status to answer (0 when the client is gone).
+/// What the server does about a request it could not take: each answer and then close, or close
+/// without a word.
+enum HTTPFailureOutcome: Sendable, Equatable {
+  /// 400: malformed, or framed ambiguously.
+  case badRequest
+  /// 408: the head or body was not complete within its deadline.
+  case requestTimeout
+  /// 413: the body is larger than allowed.
+  case contentTooLarge
+  /// 431: the head or the trailers are larger than allowed.
+  case headerFieldsTooLarge
+  /// 501: a transfer coding the server does not decode.
+  case notImplemented
+  /// 505: an HTTP version other than 1.0 and 1.1.
+  case versionNotSupported
+  /// Nothing to answer: the client closed mid-request, or the connection was shed.
+  case closeWithoutAnswer
+
+  /// The status answered, or nil when the connection just closes.
+  var status: Int? {
+    switch self {
+    case .badRequest: 400
+    case .requestTimeout: 408
+    case .contentTooLarge: 413
+    case .headerFieldsTooLarge: 431
+    case .notImplemented: 501
+    case .versionNotSupported: 505
+    case .closeWithoutAnswer: nil
+    }
+  }
+}
+
+/// Why a request could not be parsed, and what the server does about it.
 struct HTTPParseFailure: Error, Sendable, Equatable {
-  /// The status to send, such as 400, 413 or 431; 0 means send nothing and close.
-  var status: Int
+  /// Answer (and which status) or close silently.
+  var outcome: HTTPFailureOutcome
+  /// The status answered, or nil when the connection closes without one.
+  var status: Int? { outcome.status }
   /// A short human-readable reason, recorded as the request's `malformed` field.
   var reason: String
   /// The head, when it was parsed before the failure.
@@ -34,7 +68,7 @@ struct HTTPParseFailure: Error, Sendable, Equatable {
   var raw: [UInt8]
 
   static func == (left: HTTPParseFailure, right: HTTPParseFailure) -> Bool {
-    left.status == right.status && left.reason == right.reason && left.raw == right.raw
+    left.outcome == right.outcome && left.reason == right.reason && left.raw == right.raw
   }
 }
 
@@ -44,7 +78,7 @@ enum HTTPParserEvent: Sendable {
   case request(ParsedRequest)
   /// The client sent `Expect: 100-continue` and waits for `100 Continue` before the body.
   case continueExpected
-  /// The input is malformed; the connection must answer `status` (if not 0) and close.
+  /// The input is malformed; the connection answers as the failure's outcome says and closes.
   case failure(HTTPParseFailure)
 }
 

@@ -84,24 +84,44 @@ enum SocketShims {
     #endif
   }
 
-  /// Raises the soft limit on open files towards the hard limit so that many clients fit.
-  static func raiseOpenFileLimit(to wanted: UInt64 = 16_384) {
+  /// Raises the soft limit on open files towards the hard limit so that many clients fit, and
+  /// returns the soft limit then in force (nil when it cannot be read).
+  @discardableResult
+  static func raiseOpenFileLimit(to wanted: UInt64 = 16_384) -> Int? {
     var limit = rlimit()
     #if canImport(Glibc)
       let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else
       let resource = RLIMIT_NOFILE
     #endif
-    guard getrlimit(resource, &limit) == 0 else { return }
+    guard getrlimit(resource, &limit) == 0 else { return nil }
     var target = min(rlim_t(wanted), limit.rlim_max)
     #if canImport(Darwin)
       target = min(target, rlim_t(OPEN_MAX))  // Darwin refuses a soft limit above OPEN_MAX.
     #endif
     if limit.rlim_cur < target {
-      limit.rlim_cur = target
-      _ = setrlimit(resource, &limit)
+      var raised = limit
+      raised.rlim_cur = target
+      if setrlimit(resource, &raised) == 0 { limit = raised }
     }
+    return limit.rlim_cur >= rlim_t(Int32.max) ? nil : Int(limit.rlim_cur)
   }
+
+  /// Hands freed heap memory back to the system (glibc keeps large freed blocks otherwise, so a
+  /// few big request bodies would stay resident after they are gone); does nothing elsewhere.
+  static func releaseFreedMemory() {
+    #if canImport(Glibc)
+      mallocTrim?(0)
+    #endif
+  }
+
+  #if canImport(Glibc)
+    /// glibc's `malloc_trim`, looked up once (its header is not part of the Glibc module).
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+      guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return nil }
+      return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+  #endif
 
   static func makePipe() throws -> (read: Int32, write: Int32) {
     var fds: [Int32] = [0, 0]

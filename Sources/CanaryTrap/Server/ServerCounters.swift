@@ -1,0 +1,33 @@
+/// What a ``LoopbackServer`` received and what its limits gave up, cumulative over its life.
+///
+/// Every limit of the server has a counter here, so a bounded record never looks complete when it
+/// is not: a non-zero ``requestsDropped`` or ``bytesDropped`` means ``LoopbackServer/requests``
+/// is missing something the server was sent.
+public struct ServerCounters: Sendable, Equatable {
+  /// Requests received, malformed ones included.
+  public var requestsReceived = 0
+  /// Requests answered but not kept, because the record already held
+  /// ``LoopbackServer/Configuration/maxRecordedRequests``.
+  public var requestsDropped = 0
+  /// Body and raw bytes not kept, because the record reached
+  /// ``LoopbackServer/Configuration/maxRecordedBytes``.
+  public var bytesDropped = 0
+  /// Connections closed to make room when the connection cap or the descriptor limit was reached.
+  public var connectionsShed = 0
+  /// Requests answered 408 because their head or body passed its deadline.
+  public var requestsTimedOut = 0
+
+  /// Creates counters, all zero.
+  public init() {}
+
+  /// Whether the record holds everything received (nothing dropped or cut).
+  public var recordIsComplete: Bool { requestsDropped == 0 && bytesDropped == 0 }
+}
+
+/// What the server reports to a record observer, on its I/O thread.
+package enum ServerRecordEvent: Sendable {
+  /// A request as received, whole (before the record's byte budget cuts it).
+  case request(RecordedRequest)
+  /// A response, once every byte of it was handed to the kernel.
+  case responseWritten(SentResponse)
+}
