@@ -43,7 +43,7 @@ enum PatternsCommand {
     var omitted = 0
     for pattern in scanner.patterns {
       if parsed.escaped {
-        output += "\(pattern.encoding.rawValue)\t\(pattern.canary.location)\t\(escape(pattern.bytes))\n"
+        output += "\(pattern.chain)\t\(pattern.canary.location)\t\(escape(pattern.bytes))\n"
       } else if !pattern.bytes.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }),
         let line = String(bytes: pattern.bytes, encoding: .utf8)
       {

@@ -134,7 +134,7 @@ public final class ScanStream {
       let excerpt = Excerpt.render(UnsafeBufferPointer(start: buffer + low, count: high - low))
       findings.append(
         LeakFinding(
-          canary: canaries[Int(match.canary)], encoding: match.encoding.rawValue, source: source,
+          canary: canaries[Int(match.canary)], encodings: matcher.chains[Int(match.chain)], source: source,
           line: line, column: column, offset: base + match.start, excerpt: excerpt))
     }
   }

@@ -1,4 +1,4 @@
-/// Percent, form, JSON and HTML escapings of a value, each in the variants common encoders use.
+/// Percent, form, JSON, HTML and quoted-printable escapings of a value, each in the variants common encoders use.
 enum TextEscapes {
   static let upperHex = Array("0123456789ABCDEF".utf8)
   static let lowerHex = Array("0123456789abcdef".utf8)
@@ -76,6 +76,20 @@ enum TextEscapes {
         } else {
           output += Array(String(scalar).utf8)
         }
+      }
+    }
+    return output
+  }
+
+  /// Quoted-printable (RFC 2045) without line breaks: printable ASCII but `=` kept, space and tab
+  /// kept, every other byte as `=XX` with upper-case hex.
+  static func quotedPrintable(_ bytes: [UInt8]) -> [UInt8] {
+    var output: [UInt8] = []
+    for byte in bytes {
+      if (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=") || byte == 0x20 || byte == 0x09 {
+        output.append(byte)
+      } else {
+        output += [UInt8(ascii: "="), upperHex[Int(byte >> 4)], upperHex[Int(byte & 15)]]
       }
     }
     return output
