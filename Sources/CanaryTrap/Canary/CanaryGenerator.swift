@@ -96,7 +96,8 @@ public struct CanaryGenerator: Sendable {
   private func makePassword() -> String {
     var generator = SystemRandomNumberGenerator()
     let symbols = (0..<3).map { _ in Self.passwordSymbols.randomElement(using: &generator)! }
-    return Self.prefix + randomSymbols(22) + " " + String(decoding: symbols, as: UTF8.self) + Self.passwordTail
+    return Self.prefix + randomSymbols(22) + " " + String(decoding: symbols, as: UTF8.self)
+      + Self.passwordTail
   }
 
   /// A JWT whose payload's `sub` is a fresh opaque token and whose signature is random bytes.

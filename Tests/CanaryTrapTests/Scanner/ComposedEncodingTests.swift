@@ -38,7 +38,8 @@ import Testing
   static func formEncoded(_ value: String) -> String {
     let allowed = CharacterSet(
       charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._ ")
-    return value.addingPercentEncoding(withAllowedCharacters: allowed)!.replacingOccurrences(of: " ", with: "+")
+    return value.addingPercentEncoding(withAllowedCharacters: allowed)!.replacingOccurrences(
+      of: " ", with: "+")
   }
 
   /// XML text escaping as a hand-written logger does it.
@@ -72,7 +73,8 @@ import Testing
   }
 
   @Test func formBodyInAJSONEncoderStoreIsFormThenBase64() throws {
-    let body = "username=\(Self.formEncoded(Self.email.value))&password=\(Self.formEncoded(Self.password.value))"
+    let body =
+      "username=\(Self.formEncoded(Self.email.value))&password=\(Self.formEncoded(Self.password.value))"
     // The email's form bytes are its percent bytes (no space): named `percent` every run.
     #expect(
       Self.chains(try Self.store(body)) == [
@@ -163,7 +165,8 @@ import Testing
         let encoded = data.base64EncodedString(options: options)
         if encoded.contains("\n") { broken += 1 }
         #expect(Self.chains(encoded) == [EncodingChain(.base64)], "\(name) shift \(shift)")
-        let escaped = Data((String(repeating: "x", count: shift) + Self.jsonEscaped(Self.password.value)).utf8)
+        let escaped = Data(
+          (String(repeating: "x", count: shift) + Self.jsonEscaped(Self.password.value)).utf8)
         #expect(
           Self.chains(escaped.base64EncodedString(options: options))
             == [EncodingChain([.jsonEscaped, .base64])], "\(name) shift \(shift)")

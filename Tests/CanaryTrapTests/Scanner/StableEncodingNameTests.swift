@@ -29,15 +29,28 @@ import Testing
         return Array(components.percentEncodedQuery!.dropFirst(2).utf8)
       }
     ),
-    ("unreserved percent", { Array($0.addingPercentEncoding(withAllowedCharacters: ComposedEncodingTests.unreserved)!.utf8) }),
+    (
+      "unreserved percent",
+      { Array($0.addingPercentEncoding(withAllowedCharacters: ComposedEncodingTests.unreserved)!.utf8) }
+    ),
     ("base64", { Array(Data($0.utf8).base64EncodedString().utf8) }),
     ("Basic", { Array(Data("user:\($0)".utf8).base64EncodedString().utf8) }),
-    ("JSONSerialization in base64", { Array(Data(ComposedEncodingTests.jsonEscaped($0).utf8).base64EncodedString().utf8) }),
-    ("form in base64", { Array(Data(ComposedEncodingTests.formEncoded($0).utf8).base64EncodedString().utf8) }),
+    (
+      "JSONSerialization in base64",
+      { Array(Data(ComposedEncodingTests.jsonEscaped($0).utf8).base64EncodedString().utf8) }
+    ),
+    (
+      "form in base64", { Array(Data(ComposedEncodingTests.formEncoded($0).utf8).base64EncodedString().utf8) }
+    ),
     ("XML in base64", { Array(Data(ComposedEncodingTests.xmlEscaped($0).utf8).base64EncodedString().utf8) }),
-    ("base64 percent-encoded", {
-      Array(Data($0.utf8).base64EncodedString().addingPercentEncoding(withAllowedCharacters: ComposedEncodingTests.unreserved)!.utf8)
-    }),
+    (
+      "base64 percent-encoded",
+      {
+        Array(
+          Data($0.utf8).base64EncodedString().addingPercentEncoding(
+            withAllowedCharacters: ComposedEncodingTests.unreserved)!.utf8)
+      }
+    ),
   ]
 
   /// JSON string content as Go's encoding/json writes it: `<>&` as `\u003c` etc., `/` kept.
@@ -77,7 +90,8 @@ import Testing
   }
 
   @Test func passwordsAreNamedByTheEscapeThatChangedThem() {
-    let canary = Canary(value: CanaryGenerator().makeValue(.password), location: .custom("p"), shape: .password)
+    let canary = Canary(
+      value: CanaryGenerator().makeValue(.password), location: .custom("p"), shape: .password)
     let scanner = LeakScanner(canaries: [canary])
     func name(_ path: String) -> String {
       let encode = Self.paths.first { $0.name == path }!.encode

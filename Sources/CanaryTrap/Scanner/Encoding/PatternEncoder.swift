@@ -32,7 +32,8 @@ enum PatternEncoder {
 
   /// Chains searched as whole literals: standard base64 of a base64 core (three alignments
   /// each, nine in all), and a base64 core percent-encoded where it holds `+` or `/`.
-  static func composedLiterals(of value: [UInt8], encodings: Set<ScanEncoding>) -> [([ScanEncoding], [UInt8])] {
+  static func composedLiterals(of value: [UInt8], encodings: Set<ScanEncoding>) -> [([ScanEncoding], [UInt8])]
+  {
     guard encodings.contains(.base64) else { return [] }
     let inner = Base64Patterns.cores(of: value, alphabet: Base64Patterns.standardAlphabet)
     var result: [([ScanEncoding], [UInt8])] = []
@@ -110,7 +111,8 @@ enum PatternEncoder {
     var result: [ScanPattern] = []
     for wrapper in anchorWrappers where encodings.contains(wrapper) {
       for bytes in wrapped(anchor, in: wrapper) where !result.contains(where: { $0.bytes == bytes }) {
-        result.append(ScanPattern(canary: canary, chain: EncodingChain(wrapper), bytes: bytes, isAnchor: true))
+        result.append(
+          ScanPattern(canary: canary, chain: EncodingChain(wrapper), bytes: bytes, isAnchor: true))
       }
     }
     return result
@@ -171,7 +173,11 @@ enum PatternEncoder {
           TextEscapes.html(string, style: .hexLower, slash: slash),
           TextEscapes.html(string, style: .hexUpper, slash: slash),
         ]
-      }
+      } + [
+        // XML text as most writers escape it: quotes left alone.
+        TextEscapes.html(string, style: .named, slash: false, escaping: "&<>"),
+        TextEscapes.html(string, style: .named, slash: false, escaping: "&<"),
+      ]
     case .base64:
       return Base64Patterns.cores(of: value, alphabet: Base64Patterns.standardAlphabet)
     case .base64url:

@@ -100,10 +100,14 @@ enum TextEscapes {
 
   /// HTML/XML escaping of `&<>"'` (and `/` with `slash`), non-ASCII as numeric references unless
   /// `named` keeps it.
-  static func html(_ value: String, style: HTMLStyle, slash: Bool, apos: Bool = false) -> [UInt8] {
+  /// `escaping` lists the markup characters escaped: all five in HTML and attributes, `&<>` or
+  /// just `&<` in XML text.
+  static func html(
+    _ value: String, style: HTMLStyle, slash: Bool, apos: Bool = false, escaping: String = "&<>\"'"
+  ) -> [UInt8] {
     var output: [UInt8] = []
     for scalar in value.unicodeScalars {
-      let needsEscape = "&<>\"'".unicodeScalars.contains(scalar) || (slash && scalar == "/")
+      let needsEscape = escaping.unicodeScalars.contains(scalar) || (slash && scalar == "/")
       if !needsEscape && (style == .named || scalar.isASCII) {
         output += Array(String(scalar).utf8)
         continue

@@ -37,7 +37,9 @@ enum SHA512 {
   static func digest(_ message: [UInt8]) -> [UInt8] { run(message, state: sha512Initial) }
 
   /// The 48-byte SHA-384 digest of `message`: SHA-512 with its own initial state, cut short.
-  static func digest384(_ message: [UInt8]) -> [UInt8] { Array(run(message, state: sha384Initial).prefix(48)) }
+  static func digest384(_ message: [UInt8]) -> [UInt8] {
+    Array(run(message, state: sha384Initial).prefix(48))
+  }
 
   private static func run(_ message: [UInt8], state initial: [UInt64]) -> [UInt8] {
     var state = initial
@@ -46,7 +48,9 @@ enum SHA512 {
     while padded.count % 128 != 112 { padded.append(0) }
     padded += [UInt8](repeating: 0, count: 8)  // the high 64 bits of the 128-bit length
     let bitLength = UInt64(message.count) &* 8
-    for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
     var schedule = [UInt64](repeating: 0, count: 80)
     for blockStart in stride(from: 0, to: padded.count, by: 128) {
       for i in 0..<16 {
@@ -72,7 +76,9 @@ enum SHA512 {
       }
       for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= value }
     }
-    return state.flatMap { word in stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt64($0)) } }
+    return state.flatMap { word in
+      stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt64($0)) }
+    }
   }
 
   private static func rotr(_ x: UInt64, _ n: UInt64) -> UInt64 { (x >> n) | (x << (64 - n)) }

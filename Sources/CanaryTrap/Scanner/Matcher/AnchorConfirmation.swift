@@ -33,7 +33,9 @@ struct AnchorInfo {
     switch wrapper {
     case .base64, .base64url:
       let core = Base64Patterns.core(of: anchor, alignment: alignment, alphabet: Self.alphabet(wrapper))
-      for (alphabet, name) in [(Base64Patterns.standardAlphabet, ScanEncoding.base64), (Base64Patterns.urlAlphabet, .base64url)]
+      for (alphabet, name) in [
+        (Base64Patterns.standardAlphabet, ScanEncoding.base64), (Base64Patterns.urlAlphabet, .base64url),
+      ]
       where (name == .base64 ? standardAllowed : urlAllowed)
         && Base64Patterns.core(of: anchor, alignment: alignment, alphabet: alphabet) == core
       {
@@ -94,9 +96,13 @@ extension CompiledMatcher {
     for (formIndex, form) in info.forms.enumerated() {
       guard let run = form.bytes.firstRange(of: info.anchor) else { continue }
       for (alphabetIndex, alphabet) in info.alphabets.enumerated() {
-        guard let (expected, from) = Self.expectedEncoding(of: form.bytes, run: run.lowerBound, info, alphabet.alphabet, hit: hit)
+        guard
+          let (expected, from) = Self.expectedEncoding(
+            of: form.bytes, run: run.lowerBound, info, alphabet.alphabet, hit: hit)
         else { continue }
-        guard from >= 0, from + expected.count <= bytes.count, expected.count > (best?.length ?? 0) else { continue }
+        guard from >= 0, from + expected.count <= bytes.count, expected.count > (best?.length ?? 0) else {
+          continue
+        }
         let equal: Bool
         if info.wrapper == .hex {
           equal = (0..<expected.count).allSatisfy { ByteFold.table[Int(bytes[from + $0])] == expected[$0] }

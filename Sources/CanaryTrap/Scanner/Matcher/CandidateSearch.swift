@@ -23,11 +23,21 @@ extension CompiledMatcher {
       let gram = (word | ByteFold.filterFold) & mask
       let hash = gram &* ByteFold.hashMultiplier
       let bits = Self.filterBits(hash, shift: shift)
-      if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits {
+      if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits,
+        passesSecondFilter(gram, shift: shift)
+      {
         lookUp(gram, at: position, in: text, count: count, into: &candidates)
       }
       position &+= step
     }
+  }
+
+  /// Whether the second filter holds `gram` too.
+  @inline(__always)
+  private func passesSecondFilter(_ gram: UInt64, shift: UInt64) -> Bool {
+    let second = ByteFold.secondHash(gram)
+    let bits = Self.filterBits(second, shift: shift)
+    return confirmBitset[Int(truncatingIfNeeded: second &>> shift)] & bits == bits
   }
 
   /// Verifies every (target, offset) the q-gram at `position` may belong to.
@@ -59,7 +69,8 @@ extension CompiledMatcher {
         {
           // Found unbroken.
         } else if target.wrapsLines,
-          let wrapped = matchAcrossLineBreaks(target, offset: Int(entry.offset), at: position, in: text, count: count)
+          let wrapped = matchAcrossLineBreaks(
+            target, offset: Int(entry.offset), at: position, in: text, count: count)
         {
           span = wrapped
         } else {
@@ -72,7 +83,8 @@ extension CompiledMatcher {
         } else {
           if chains[Int(target.chain)].outermost == .utf16be,
             yieldsToLittleEndian(
-              literal: bytes + target.start, length: target.length, start: span.lowerBound, in: text, count: count)
+              literal: bytes + target.start, length: target.length, start: span.lowerBound, in: text,
+              count: count)
           {
             continue
           }

@@ -33,7 +33,8 @@ struct MatcherTargets {
         // (so `%2f` and `%2F` mixed in one escape both match); a value is then stored as written
         // too, for the exact-case check.
         let foldsCase =
-          isValue || pattern.chain.steps.count == 1 && CompiledMatcher.caseInsensitive.contains(pattern.encoding)
+          isValue
+          || pattern.chain.steps.count == 1 && CompiledMatcher.caseInsensitive.contains(pattern.encoding)
         let stored = foldsCase ? pattern.bytes.map { ByteFold.table[Int($0)] } : pattern.bytes
         if foldsCase && !isValue {
           if foldedLiterals.contains(stored) { continue }
@@ -50,7 +51,9 @@ struct MatcherTargets {
             anchor: anchor, forms: forms!, urlAllowed: encodings.contains(.base64url),
             standardAllowed: encodings.contains(.base64))
           info.chainIDs = info.forms.map { form in
-            info.alphabets.map { chainID(EncodingChain(form.step == .raw ? [$0.name] : [form.step, $0.name])) }
+            info.alphabets.map {
+              chainID(EncodingChain(form.step == .raw ? [$0.name] : [form.step, $0.name]))
+            }
           }
           anchors.append(info)
           kind = .anchor(Int32(anchors.count - 1))
