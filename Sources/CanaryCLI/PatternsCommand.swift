@@ -13,7 +13,9 @@ enum PatternsCommand {
     with line breaks), cannot be a line of a pattern file: it is left out, and a count of those
     goes to standard error. Matches
     the scanner finds without a literal of their own are not listed either: the raw value in
-    other letter case (use rg -i) and fragments of 16 or more bytes of a value.
+    other letter case (use rg -i) and fragments of 16 or more bytes of a value. Anchors are
+    listed: a value's longest escape-free run in base64, hex or UTF-16, which the scanner only
+    reports once re-encoding an escaped form of the whole value around the hit confirms it.
 
     OPTIONS:
       --manifest FILE  The canary manifest (required).
@@ -43,7 +45,7 @@ enum PatternsCommand {
     var omitted = 0
     for pattern in scanner.patterns {
       if parsed.escaped {
-        output += "\(pattern.encoding.rawValue)\t\(pattern.canary.location)\t\(escape(pattern.bytes))\n"
+        output += "\(pattern.chain)\t\(pattern.canary.location)\t\(escape(pattern.bytes))\n"
       } else if !pattern.bytes.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }),
         let line = String(bytes: pattern.bytes, encoding: .utf8)
       {

@@ -10,7 +10,8 @@ import Foundation
 /// `canary bench scan`: scanner throughput on a synthetic log, against ripgrep when installed.
 enum ScanBenchmark {
   static let help = """
-    USAGE: canary bench scan [--size MB] [--counts 10,100,1000,5000] [--repeat N] [--no-rg] [--keep]
+    USAGE: canary bench scan [--size MB] [--counts 10,100,1000,5000] [--repeat N] [--no-rg]
+                             [--no-hyperscan] [--hyperscan-script PATH] [--keep]
 
     Writes a synthetic log of MB megabytes (default 400) to a temporary directory (kept with
     --keep, with a manifest-COUNT.json per count, for repeating a run by hand), plants a few
@@ -18,7 +19,10 @@ enum ScanBenchmark {
     and off (best of N runs, default 3), and prints MB/s and the peak resident memory of the
     process during the scan. When 'rg' is on the PATH,
     runs 'rg -F -f <patterns> --count-matches' on the same file with the literals 'canary
-    patterns' prints, and prints the throughput ratio. Build with -c release.
+    patterns' prints, and prints the throughput ratio. When python3 has the 'hyperscan' module
+    (pip install hyperscan), runs CI/bench/hyperscan_scan.py (or --hyperscan-script PATH): every
+    literal the scanner searches compiled by Hyperscan, the file scanned from memory in block
+    mode, best of N; prints its MB/s and our ratio to it. Build with -c release.
 
     """
 
@@ -28,6 +32,8 @@ enum ScanBenchmark {
     var ripgrep = true
     var keep = false
     var repeats = 3
+    var hyperscan = true
+    var hyperscanScript = "CI/bench/hyperscan_scan.py"
   }
 
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
@@ -58,6 +64,11 @@ enum ScanBenchmark {
         options.repeats = repeats
         index += 1
       case "--no-rg": options.ripgrep = false
+      case "--no-hyperscan": options.hyperscan = false
+      case "--hyperscan-script":
+        guard !next.isEmpty else { return usage("--hyperscan-script needs a path", io) }
+        options.hyperscanScript = next
+        index += 1
       case "--keep": options.keep = true
       default: return usage("unknown option '\(argument)'", io)
       }
@@ -106,10 +117,16 @@ enum ScanBenchmark {
     if options.ripgrep && ripgrep == nil {
       io.writeOutput("rg not found on PATH: ripgrep comparison skipped\n")
     }
+    let hyperscan = options.hyperscan ? HyperscanBaseline.find(script: options.hyperscanScript) : nil
+    if options.hyperscan, case .unavailable(let reason)? = hyperscan {
+      io.writeOutput("Hyperscan comparison skipped: \(reason)\n")
+    }
+    let runsHyperscan: Bool = if case .ready? = hyperscan { true } else { false }
     io.writeOutput(
       "MB/s is wall clock; (cpu) is MB per CPU-second of the scanning process, or of rg\n"
         + "canaries  patterns  build s  frag-on MB/s (cpu)  frag-off MB/s (cpu)  findings  peak RSS MB"
-        + (ripgrep == nil ? "\n" : "  rg MB/s (cpu)  ratio (cpu)\n"))
+        + (ripgrep == nil ? "" : "  rg MB/s (cpu)  ratio (cpu)")
+        + (runsHyperscan ? "  hs MB/s (cpu)  frag-on/hs (cpu)  frag-off/hs (cpu)\n" : "\n"))
     for count in options.counts {
       let set = Array(canaries.prefix(count))
       if options.keep {
@@ -133,6 +150,15 @@ enum ScanBenchmark {
         let rate = try ripgrepRate(ripgrep, scanner: scanner, log: log, size: size, directory: directory)
         line += "  \(pad(rate.wall, 7)) (\(pad(rate.cpu, 4)))  \(pad(on.wall / max(rate.wall, 0.001), 5))x"
         line += " (\(pad(on.cpu / max(rate.cpu, 0.001), 4))x)"
+      }
+      if case .ready(let python, let script)? = hyperscan {
+        let rate = try HyperscanBaseline.rate(
+          python: python, script: script, scanner: scanner, log: log, directory: directory,
+          repeats: options.repeats)
+        line += "  \(pad(rate.wall, 7)) (\(pad(rate.cpu, 4)))  \(pad(on.wall / max(rate.wall, 0.001), 6))x"
+        line +=
+          " (\(pad(on.cpu / max(rate.cpu, 0.001), 4))x)  \(pad(offRate.wall / max(rate.wall, 0.001), 7))x"
+        line += " (\(pad(offRate.cpu / max(rate.cpu, 0.001), 4))x)"
       }
       io.writeOutput(line + "\n")
     }
@@ -160,6 +186,10 @@ enum ScanBenchmark {
       ),
       (uuid, "sha256-hex", "digest=\(String(decoding: digest, as: UTF8.self))"),
       (jwt, "fragment", "jwt=...\(jwt.value.dropFirst(56).prefix(24))..."),  // past the shared parts
+      (
+        email, "percent → base64",  // a form body kept as base64 `Data` by a JSONEncoder store
+        "body=\(Data("username=\(email.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")&remember=1".utf8).base64EncodedString())"
+      ),
     ]
   }
 

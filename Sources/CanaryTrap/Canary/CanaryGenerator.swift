@@ -25,8 +25,16 @@ public struct CanaryGenerator: Sendable {
 
   /// Lowercase letters and digits without look-alikes: 32 symbols, so 5 bits each.
   private static let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789".utf8) + [UInt8(ascii: "0")]
-  /// Symbols a password carries so that URLs, forms and JSON must encode it.
-  private static let passwordSymbols = Array("+&=/ %?#!@$".utf8)
+  /// Symbols a password carries so that URLs, forms and JSON must encode it. None of them puts
+  /// `+` or `/` into the password's base64 (`?`, `>` and `~` would, at some alignments), so
+  /// base64 and its percent-encoding are the same bytes in every run.
+  private static let passwordSymbols = Array("+&=/ %#!@$".utf8)
+  /// The end of every password: bytes that each text escape changes, so an escaped form differs
+  /// from the raw value in every run or in none, whatever the random symbols are: `%` (percent),
+  /// `&` and `<` (HTML, XML, JSON for HTML), `/` (JSON as Foundation writes it), `=`
+  /// (quoted-printable). The space before the symbols is written `+` by forms and `%20` by URLs.
+  /// No `"` or `\\`: test code that builds JSON by interpolation would break.
+  static let passwordTail = "%P!&</="
 
   /// Creates a generator; all generators share the system's random source.
   public init() {}
@@ -80,14 +88,16 @@ public struct CanaryGenerator: Sendable {
     return uuid.uuidString.lowercased()
   }
 
-  /// A password with symbols between two runs of random letters: 110 random bits.
+  /// A password: the prefix and 22 random letters (110 random bits, the run the scanner anchors
+  /// composed encodings on), a space, three random symbols and ``passwordTail``.
   ///
-  /// It always holds a space and a `%`, which no URL or form can carry unencoded.
+  /// Its shape is fixed so the encoding a finding names depends on the code path, never on the
+  /// draw: every text escape changes it, and its base64 never holds `+` or `/`.
   private func makePassword() -> String {
     var generator = SystemRandomNumberGenerator()
     let symbols = (0..<3).map { _ in Self.passwordSymbols.randomElement(using: &generator)! }
-    return Self.prefix + randomSymbols(12) + " " + String(decoding: symbols, as: UTF8.self)
-      + randomSymbols(10) + "%P!"
+    return Self.prefix + randomSymbols(22) + " " + String(decoding: symbols, as: UTF8.self)
+      + Self.passwordTail
   }
 
   /// A JWT whose payload's `sub` is a fresh opaque token and whose signature is random bytes.

@@ -2,8 +2,8 @@
 public struct LeakFinding: Sendable, Hashable {
   /// The canary that leaked.
   public var canary: Canary
-  /// How the leaked bytes were encoded, such as `raw`, `base64` or `sha256-hex` (see ``ScanEncoding``).
-  public var encoding: String
+  /// How the leaked bytes were encoded, innermost first, such as `[.jsonEscaped, .base64]`.
+  public var encodings: EncodingChain
   /// The sink or file the canary was found in.
   public var source: String
   /// The 1-based line of the match's first byte.
@@ -15,17 +15,35 @@ public struct LeakFinding: Sendable, Hashable {
   /// A short, bounded excerpt around the match, with non-printable bytes escaped.
   public var excerpt: String
 
+  /// The encoding chain as reports print it, such as `raw`, `sha256-hex` or
+  /// `json-escaped → base64` (see ``EncodingChain/description``).
+  public var encoding: String { encodings.description }
+
   /// Creates a finding.
   public init(
-    canary: Canary, encoding: String, source: String, line: Int, column: Int, offset: Int,
+    canary: Canary, encodings: EncodingChain, source: String, line: Int, column: Int, offset: Int,
     excerpt: String
   ) {
     self.canary = canary
-    self.encoding = encoding
+    self.encodings = encodings
     self.source = source
     self.line = line
     self.column = column
     self.offset = offset
     self.excerpt = excerpt
+  }
+
+  /// Creates a finding from a rendered chain name such as `base64` or `json-escaped → base64`;
+  /// a name that is not a chain of ``ScanEncoding`` names is a programming error.
+  public init(
+    canary: Canary, encoding: String, source: String, line: Int, column: Int, offset: Int,
+    excerpt: String
+  ) {
+    guard let chain = EncodingChain(name: encoding) else {
+      preconditionFailure("'\(encoding)' is not a chain of ScanEncoding names")
+    }
+    self.init(
+      canary: canary, encodings: chain, source: source, line: line, column: column, offset: offset,
+      excerpt: excerpt)
   }
 }

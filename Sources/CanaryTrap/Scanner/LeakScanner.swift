@@ -16,8 +16,9 @@ public final class LeakScanner: Sendable {
   public let canaries: [Canary]
   /// The options the scanner was built with.
   public let options: ScanOptions
-  /// Every literal searched: each canary in each enabled encoding. Case-insensitive and fragment
-  /// matches are searched from the `raw` pattern.
+  /// Every literal searched: each canary in each enabled encoding, composed chains, and anchors
+  /// (``ScanPattern/isAnchor``). Case-insensitive and fragment matches are searched from the
+  /// `raw` pattern.
   /// Computed on demand from the canaries (the compiled matcher keeps only packed bytes).
   public var patterns: [ScanPattern] {
     canaries.filter { !$0.value.isEmpty }.flatMap {

@@ -1,19 +1,34 @@
-/// One literal byte string the scanner searches for: a canary in one encoding.
+/// One literal byte string the scanner searches for: a canary in one chain of encodings.
 ///
 /// Case-insensitive matches and fragments are searched from the ``ScanEncoding/raw`` pattern and
-/// have no pattern of their own.
+/// have no pattern of their own. An *anchor* pattern is only part of an encoded value: a run of
+/// the canary that no text escape changes, inside a binary wrapper; a hit is confirmed by
+/// re-encoding the canary's escaped forms around it, and the finding names the chain that
+/// explains the bytes.
 public struct ScanPattern: Sendable, Hashable {
   /// The canary the bytes stand for.
   public var canary: Canary
-  /// How the canary was encoded to make ``bytes``.
-  public var encoding: ScanEncoding
+  /// How the canary was encoded to make ``bytes``, innermost first.
+  public var chain: EncodingChain
   /// The exact bytes searched.
   public var bytes: [UInt8]
+  /// Whether ``bytes`` is an anchor: part of the canary in ``chain``'s outermost wrapper,
+  /// confirmed around each hit.
+  public var isAnchor: Bool
 
-  /// Creates a pattern.
+  /// The outermost encoding of ``chain``: the form the bytes have in a sink.
+  public var encoding: ScanEncoding { chain.outermost }
+
+  /// Creates a pattern of one encoding.
   public init(canary: Canary, encoding: ScanEncoding, bytes: [UInt8]) {
+    self.init(canary: canary, chain: EncodingChain(encoding), bytes: bytes)
+  }
+
+  /// Creates a pattern of a chain of encodings.
+  public init(canary: Canary, chain: EncodingChain, bytes: [UInt8], isAnchor: Bool = false) {
     self.canary = canary
-    self.encoding = encoding
+    self.chain = chain
     self.bytes = bytes
+    self.isAnchor = isAnchor
   }
 }

@@ -162,7 +162,7 @@ public final class ScanStream {
         UnsafeBufferPointer(start: buffer + bounds.lowerBound, count: bounds.count))
       findings.append(
         LeakFinding(
-          canary: canaries[canary], encoding: match.encoding.rawValue, source: source,
+          canary: canaries[canary], encodings: matcher.chains[Int(match.chain)], source: source,
           line: line, column: column, offset: base + match.start, excerpt: excerpt))
     }
   }

@@ -110,7 +110,11 @@ import Testing
 
   @Test func utf16BothByteOrders() {
     #expect(encodings(ofBytes: Array(Self.special.value.data(using: .utf16LittleEndian)!)) == ["utf16le"])
-    #expect(encodings(ofBytes: Array(Self.special.value.data(using: .utf16BigEndian)!)) == ["utf16be"])
+    #expect(
+      encodings(ofBytes: Array(Self.special.value.data(using: .utf16BigEndian)!) + [0x0A]) == ["utf16be"])
+    // Big-endian Latin text followed by a zero byte reads as little-endian one byte later, too:
+    // the same bytes are reported once, as little-endian.
+    #expect(encodings(ofBytes: Array(Self.special.value.data(using: .utf16BigEndian)!)) == ["utf16le"])
   }
 
   @Test func digestsInHexAndBase64() {
@@ -126,6 +130,58 @@ import Testing
     }
   }
 
+  @Test func sha512AndSHA384InHexAndBase64() {
+    // Digest bytes from the vector-checked implementation, rendered by Foundation.
+    for (name, digest) in [
+      ("sha512", SHA512.digest(Self.special.bytes)), ("sha384", SHA512.digest384(Self.special.bytes)),
+    ] {
+      let hex = digest.map { String(format: "%02x", $0) }.joined()
+      #expect(encodings(of: hex) == ["\(name)-hex"])
+      #expect(encodings(of: hex.uppercased()) == ["\(name)-hex"])
+      let base64 = Data(digest).base64EncodedString()
+      #expect(encodings(of: base64) == ["\(name)-base64"])
+      let url = base64.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+      #expect(encodings(of: url) == ["\(name)-base64"])
+    }
+  }
+
+  /// Base32 written bit by bit from a string of binary digits: a different route from the
+  /// scanner's 5-bit-group arithmetic.
+  static func base32(_ bytes: [UInt8]) -> String {
+    let bits = bytes.map {
+      String(repeating: "0", count: 8 - String($0, radix: 2).count) + String($0, radix: 2)
+    }.joined()
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+    var output = ""
+    var index = bits.startIndex
+    while index < bits.endIndex {
+      let end = bits.index(index, offsetBy: 5, limitedBy: bits.endIndex) ?? bits.endIndex
+      var group = String(bits[index..<end])
+      group += String(repeating: "0", count: 5 - group.count)
+      output.append(alphabet[Int(group, radix: 2)!])
+      index = end
+    }
+    while output.count % 8 != 0 { output += "=" }
+    return output
+  }
+
+  @Test func base32AtEveryAlignmentAnyCase() {
+    #expect(Self.base32(Array("foobar".utf8)) == "MZXW6YTBOI======")  // RFC 4648 section 10
+    for prefix in ["", "a", "ab", "abc", "abcd"] {
+      let encoded = Self.base32(Array((prefix + Self.special.value).utf8))
+      #expect(encodings(of: encoded) == ["base32"], "prefix '\(prefix)'")
+      #expect(encodings(of: encoded.lowercased()) == ["base32"], "prefix '\(prefix)'")
+    }
+  }
+
+  @Test func quotedPrintable() {
+    // As Python's quopri writes it: '=' and bytes outside printable ASCII as =XX.
+    let value = "cnry7h2kq9x4m3p8w5z=6t1r0vb é"
+    let canary = Canary(value: value, location: .custom("qp"))
+    #expect(encodings(of: "cnry7h2kq9x4m3p8w5z=3D6t1r0vb =C3=A9", canary: canary) == ["quoted-printable"])
+  }
+
   @Test func fragmentOfAtLeastMinFragmentBytes() {
     let value = Self.token.value
     #expect(encodings(of: String(value.prefix(20)) + "…", canary: Self.token) == ["fragment"])
@@ -135,6 +191,6 @@ import Testing
 
   @Test func everyEncodingHasATest() {
     // Keep this list in step with ScanEncoding: a new case needs a detection test above.
-    #expect(ScanEncoding.allCases.count == 19)
+    #expect(ScanEncoding.allCases.count == 25)
   }
 }

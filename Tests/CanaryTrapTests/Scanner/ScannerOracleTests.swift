@@ -75,7 +75,7 @@ import Testing
       let chunkSize = Int.random(in: 64...700, using: &random)
       let scanner = LeakScanner(canaries: canaries, options: options, chunkSize: chunkSize)
       let whole = LeakScanner(canaries: canaries, options: options)
-      let patterns = scanner.patterns
+      let patterns = scanner.patterns.filter { !$0.isAnchor }  // anchors are parts of leaks, not leaks
       for _ in 0..<100 {
         haystacks += 1
         var bytes: [UInt8] = []
@@ -100,7 +100,7 @@ import Testing
         // Every finding is a real occurrence of a literal of its canary in its encoding.
         for finding in findings {
           let real = patterns.contains {
-            $0.canary == finding.canary && $0.encoding.rawValue == finding.encoding
+            $0.canary == finding.canary && $0.chain == finding.encodings
               && bytes[finding.offset...].starts(with: $0.bytes)
           }
           if !real { problems.append("spurious \(finding)") }
@@ -116,7 +116,7 @@ import Testing
         // The oracle's occurrences that overlap no other occurrence of the same canary are exactly found.
         var oracle: [(Canary, String, Range<Int>)] = []
         for (index, range) in Self.occurrences(of: patterns, in: bytes) {
-          oracle.append((patterns[index].canary, patterns[index].encoding.rawValue, range))
+          oracle.append((patterns[index].canary, patterns[index].chain.description, range))
         }
         for (canary, encoding, range) in oracle {
           let isolated = !oracle.contains { $0.0 == canary && $0.2 != range && $0.2.overlaps(range) }

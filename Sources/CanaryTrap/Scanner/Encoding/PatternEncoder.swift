@@ -2,7 +2,9 @@
 enum PatternEncoder {
   /// Every distinct literal for `canary`, most specific encodings first; a byte string that two
   /// encodings produce is kept once, under the first. `raw` is always first when the value itself
-  /// is searched (raw, case-insensitive or fragments enabled).
+  /// is searched (raw, case-insensitive or fragments enabled). Single encodings come first, then
+  /// composed chains searched as whole literals (base64 of base64, percent-encoded base64), then
+  /// the anchors of escaped forms in binary wrappers (see ``anchorPatterns(for:encodings:)``).
   static func patterns(for canary: Canary, encodings: Set<ScanEncoding>) -> [ScanPattern] {
     let value = canary.bytes
     var seen: [[UInt8]] = []  // a few dozen literals: a linear search beats hashing them
@@ -12,15 +14,128 @@ enum PatternEncoder {
       result.append(ScanPattern(canary: canary, encoding: .raw, bytes: value))
     }
     seen.append(value)  // never report an encoding identical to the raw value under another name
+    func add(_ chain: [ScanEncoding], _ bytes: [UInt8]) {
+      guard !bytes.isEmpty, !seen.contains(bytes) else { return }
+      seen.append(bytes)
+      result.append(ScanPattern(canary: canary, chain: EncodingChain(chain), bytes: bytes))
+    }
     for encoding in ScanEncoding.allCases where encodings.contains(encoding) {
-      for bytes in literals(of: canary.value, bytes: value, encoding: encoding) where !bytes.isEmpty {
-        if !seen.contains(bytes) {
-          seen.append(bytes)
-          result.append(ScanPattern(canary: canary, encoding: encoding, bytes: bytes))
-        }
+      for bytes in literals(of: canary.value, bytes: value, encoding: encoding) { add([encoding], bytes) }
+    }
+    for (chain, bytes) in composedLiterals(of: value, encodings: encodings) { add(chain, bytes) }
+    for anchor in anchorPatterns(for: canary, encodings: encodings) where !seen.contains(anchor.bytes) {
+      seen.append(anchor.bytes)
+      result.append(anchor)
+    }
+    return result
+  }
+
+  /// Chains searched as whole literals: standard base64 of a base64 core (three alignments
+  /// each, nine in all), and a base64 core percent-encoded where it holds `+` or `/`.
+  static func composedLiterals(of value: [UInt8], encodings: Set<ScanEncoding>) -> [([ScanEncoding], [UInt8])]
+  {
+    guard encodings.contains(.base64) else { return [] }
+    let inner = Base64Patterns.cores(of: value, alphabet: Base64Patterns.standardAlphabet)
+    var result: [([ScanEncoding], [UInt8])] = []
+    for core in inner {
+      for outer in Base64Patterns.cores(of: core, alphabet: Base64Patterns.standardAlphabet) {
+        result.append(([.base64, .base64], outer))
+      }
+    }
+    if encodings.contains(.percent) {
+      for core in inner where core.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }) {
+        result.append(([.base64, .percent], TextEscapes.percent(core, digits: TextEscapes.upperHex)))
+        result.append(([.base64, .percent], TextEscapes.percent(core, digits: TextEscapes.lowerHex)))
       }
     }
     return result
+  }
+
+  /// The text escapes an anchor hit is confirmed against, in naming order.
+  static let textEscapes: [ScanEncoding] = [
+    .percent, .form, .doublePercent, .jsonEscaped, .htmlEntity, .quotedPrintable,
+  ]
+  /// The binary wrappers searched around escaped forms through anchors.
+  static let anchorWrappers: [ScanEncoding] = [.base64, .base64url, .hex, .utf16le, .utf16be]
+
+  /// Bytes no text escape changes: letters, digits and `-._`.
+  static func isEscapeFree(_ byte: UInt8) -> Bool {
+    TextEscapes.isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+      || byte == UInt8(ascii: "_")
+  }
+
+  /// The shortest anchor searched, and how many identifying bytes it must hold.
+  static let minAnchorLength = 16
+
+  /// The canary's longest escape-free run, when it is at least ``minAnchorLength`` bytes long
+  /// and holds ``DistinctiveBytes/required`` identifying bytes; `nil` otherwise.
+  static func anchorRange(of canary: Canary) -> Range<Int>? {
+    let value = canary.bytes
+    var best: Range<Int>? = nil
+    var start = 0
+    for index in 0...value.count {
+      if index < value.count && isEscapeFree(value[index]) { continue }
+      if index - start > (best?.count ?? 0) { best = start..<index }
+      start = index + 1
+    }
+    guard let best, best.count >= minAnchorLength else { return nil }
+    let counts = DistinctiveBytes.prefixCounts(of: value, shape: canary.shape)
+    guard counts[best.upperBound] - counts[best.lowerBound] >= Int32(DistinctiveBytes.required) else {
+      return nil
+    }
+    return best
+  }
+
+  /// The forms of the value an anchor hit is confirmed against: the raw value first, then each
+  /// enabled text escape's variants whose bytes differ from every earlier form.
+  static func escapedForms(of canary: Canary, encodings: Set<ScanEncoding>) -> [(ScanEncoding, [UInt8])] {
+    var forms: [(ScanEncoding, [UInt8])] = [(.raw, canary.bytes)]
+    for escape in textEscapes where encodings.contains(escape) {
+      for bytes in literals(of: canary.value, bytes: canary.bytes, encoding: escape)
+      where !forms.contains(where: { $0.1 == bytes }) {
+        forms.append((escape, bytes))
+      }
+    }
+    return forms
+  }
+
+  /// Anchor patterns: the canary's longest escape-free run in each enabled binary wrapper (base64
+  /// and base64url at three alignments, hex, UTF-16 in both byte orders), for canaries some
+  /// enabled text escape changes. A few literals per canary stand for every escape × wrapper
+  /// pair: a hit is confirmed by re-encoding each escaped form around it.
+  static func anchorPatterns(for canary: Canary, encodings: Set<ScanEncoding>) -> [ScanPattern] {
+    guard let range = anchorRange(of: canary), escapedForms(of: canary, encodings: encodings).count > 1 else {
+      return []
+    }
+    let anchor = Array(canary.bytes[range])
+    var result: [ScanPattern] = []
+    for wrapper in anchorWrappers where encodings.contains(wrapper) {
+      for bytes in wrapped(anchor, in: wrapper) where !result.contains(where: { $0.bytes == bytes }) {
+        result.append(
+          ScanPattern(canary: canary, chain: EncodingChain(wrapper), bytes: bytes, isAnchor: true))
+      }
+    }
+    return result
+  }
+
+  /// `bytes` in a binary wrapper: base64 cores at each alignment, lower-case hex, or UTF-16.
+  static func wrapped(_ bytes: [UInt8], in wrapper: ScanEncoding) -> [[UInt8]] {
+    switch wrapper {
+    case .base64: Base64Patterns.cores(of: bytes, alphabet: Base64Patterns.standardAlphabet)
+    case .base64url: Base64Patterns.cores(of: bytes, alphabet: Base64Patterns.urlAlphabet)
+    case .hex: [TextEscapes.hex(bytes, digits: TextEscapes.lowerHex)]
+    case .utf16le, .utf16be: [utf16(bytes, bigEndian: wrapper == .utf16be)]
+    default: []
+    }
+  }
+
+  /// The UTF-16 code units of UTF-8 `bytes`, two bytes each.
+  static func utf16(_ bytes: [UInt8], bigEndian: Bool) -> [UInt8] {
+    String(decoding: bytes, as: UTF8.self).utf16.flatMap { unit in
+      bigEndian
+        ? [UInt8(truncatingIfNeeded: unit >> 8), UInt8(truncatingIfNeeded: unit)]
+        : [UInt8(truncatingIfNeeded: unit), UInt8(truncatingIfNeeded: unit >> 8)]
+    }
   }
 
   /// The literals of one encoding, possibly with duplicates or the raw value among them.
@@ -58,11 +173,19 @@ enum PatternEncoder {
           TextEscapes.html(string, style: .hexLower, slash: slash),
           TextEscapes.html(string, style: .hexUpper, slash: slash),
         ]
-      }
+      } + [
+        // XML text as most writers escape it: quotes left alone.
+        TextEscapes.html(string, style: .named, slash: false, escaping: "&<>"),
+        TextEscapes.html(string, style: .named, slash: false, escaping: "&<"),
+      ]
     case .base64:
       return Base64Patterns.cores(of: value, alphabet: Base64Patterns.standardAlphabet)
     case .base64url:
       return Base64Patterns.cores(of: value, alphabet: Base64Patterns.urlAlphabet)
+    case .base32:
+      return Base32Patterns.cores(of: value)
+    case .quotedPrintable:
+      return [TextEscapes.quotedPrintable(value)]
     case .hex:
       return [TextEscapes.hex(value, digits: lower), TextEscapes.hex(value, digits: upper)]
     case .utf16le:
@@ -71,6 +194,10 @@ enum PatternEncoder {
       return [string.utf16.flatMap { [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] }]
     case .sha256Hex: return digestHex(SHA256.digest(value))
     case .sha256Base64: return digestBase64(SHA256.digest(value))
+    case .sha512Hex: return digestHex(SHA512.digest(value))
+    case .sha512Base64: return digestBase64(SHA512.digest(value))
+    case .sha384Hex: return digestHex(SHA512.digest384(value))
+    case .sha384Base64: return digestBase64(SHA512.digest384(value))
     case .sha1Hex: return digestHex(SHA1.digest(value))
     case .sha1Base64: return digestBase64(SHA1.digest(value))
     case .md5Hex: return digestHex(MD5.digest(value))

@@ -1,4 +1,4 @@
-/// Percent, form, JSON and HTML escapings of a value, each in the variants common encoders use.
+/// Percent, form, JSON, HTML and quoted-printable escapings of a value, each in the variants common encoders use.
 enum TextEscapes {
   static let upperHex = Array("0123456789ABCDEF".utf8)
   static let lowerHex = Array("0123456789abcdef".utf8)
@@ -81,15 +81,33 @@ enum TextEscapes {
     return output
   }
 
+  /// Quoted-printable (RFC 2045) without line breaks: printable ASCII but `=` kept, space and tab
+  /// kept, every other byte as `=XX` with upper-case hex.
+  static func quotedPrintable(_ bytes: [UInt8]) -> [UInt8] {
+    var output: [UInt8] = []
+    for byte in bytes {
+      if (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=") || byte == 0x20 || byte == 0x09 {
+        output.append(byte)
+      } else {
+        output += [UInt8(ascii: "="), upperHex[Int(byte >> 4)], upperHex[Int(byte & 15)]]
+      }
+    }
+    return output
+  }
+
   /// How an HTML character reference is written.
   enum HTMLStyle { case named, decimal, hexLower, hexUpper }
 
   /// HTML/XML escaping of `&<>"'` (and `/` with `slash`), non-ASCII as numeric references unless
   /// `named` keeps it.
-  static func html(_ value: String, style: HTMLStyle, slash: Bool, apos: Bool = false) -> [UInt8] {
+  /// `escaping` lists the markup characters escaped: all five in HTML and attributes, `&<>` or
+  /// just `&<` in XML text.
+  static func html(
+    _ value: String, style: HTMLStyle, slash: Bool, apos: Bool = false, escaping: String = "&<>\"'"
+  ) -> [UInt8] {
     var output: [UInt8] = []
     for scalar in value.unicodeScalars {
-      let needsEscape = "&<>\"'".unicodeScalars.contains(scalar) || (slash && scalar == "/")
+      let needsEscape = escaping.unicodeScalars.contains(scalar) || (slash && scalar == "/")
       if !needsEscape && (style == .named || scalar.isASCII) {
         output += Array(String(scalar).utf8)
         continue

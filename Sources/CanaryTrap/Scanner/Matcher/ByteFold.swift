@@ -12,6 +12,13 @@ enum ByteFold {
   /// Multiplier of the q-gram hash (Fibonacci hashing).
   static let hashMultiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
 
+  /// A 64-bit hash of a folded q-gram independent of `gram &* hashMultiplier`, for the second
+  /// filter.
+  @inline(__always)
+  static func secondHash(_ gram: UInt64) -> UInt64 {
+    (gram ^ (gram >> 31)) &* 0xD6E8_FEB8_6659_FD93
+  }
+
   /// A 32-bit fingerprint of a folded q-gram, independent of the bits the hash uses.
   @inline(__always)
   static func fingerprint(_ gram: UInt64) -> UInt32 {

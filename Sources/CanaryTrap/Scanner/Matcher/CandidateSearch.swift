@@ -23,11 +23,21 @@ extension CompiledMatcher {
       let gram = (word | ByteFold.filterFold) & mask
       let hash = gram &* ByteFold.hashMultiplier
       let bits = Self.filterBits(hash, shift: shift)
-      if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits {
+      if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits,
+        passesSecondFilter(gram, shift: shift)
+      {
         lookUp(gram, at: position, in: text, count: count, into: &candidates)
       }
       position &+= step
     }
+  }
+
+  /// Whether the second filter holds `gram` too.
+  @inline(__always)
+  private func passesSecondFilter(_ gram: UInt64, shift: UInt64) -> Bool {
+    let second = ByteFold.secondHash(gram)
+    let bits = Self.filterBits(second, shift: shift)
+    return confirmBitset[Int(truncatingIfNeeded: second &>> shift)] & bits == bits
   }
 
   /// Verifies every (target, offset) the q-gram at `position` may belong to.
@@ -46,20 +56,84 @@ extension CompiledMatcher {
       guard entry.fingerprint == fingerprint else { continue }
       let target = targets[Int(entry.target)]
       let diagonal = position - Int(entry.offset)
-      if target.isValue {
+      switch target.kind {
+      case .value:
         verifyValue(
           target, diagonal: diagonal, offset: Int(entry.offset), in: text, count: count, into: &candidates)
-      } else if diagonal >= 0, diagonal + target.length <= count,
-        target.foldsCase
-          ? foldedEqual(text + diagonal, bytes + target.start, target.length)
-          : memcmp(text + diagonal, bytes + target.start, target.length) == 0
-      {
-        candidates.append(
-          MatchCandidate(
-            canary: target.canary, encoding: target.encoding, rank: .exact, start: diagonal,
-            end: diagonal + target.length))
+      case .literal, .anchor:
+        var span = diagonal..<(diagonal + target.length)
+        if diagonal >= 0, diagonal + target.length <= count,
+          target.foldsCase
+            ? foldedEqual(text + diagonal, bytes + target.start, target.length)
+            : memcmp(text + diagonal, bytes + target.start, target.length) == 0
+        {
+          // Found unbroken.
+        } else if target.wrapsLines,
+          let wrapped = matchAcrossLineBreaks(
+            target, offset: Int(entry.offset), at: position, in: text, count: count)
+        {
+          span = wrapped
+        } else {
+          continue
+        }
+        if case .anchor(let id) = target.kind {
+          confirmAnchor(
+            anchors[Int(id)], canary: target.canary, start: span.lowerBound, in: text, count: count,
+            into: &candidates)
+        } else {
+          if chains[Int(target.chain)].outermost == .utf16be,
+            yieldsToLittleEndian(
+              literal: bytes + target.start, length: target.length, start: span.lowerBound, in: text,
+              count: count)
+          {
+            continue
+          }
+          candidates.append(
+            MatchCandidate(
+              canary: target.canary, chain: target.chain, rank: .exact, start: span.lowerBound,
+              end: span.upperBound))
+        }
       }
     }
+  }
+
+  /// Matches `target` (not folded) around its byte `offset`, found at `position`, letting a line
+  /// break (`\n` or `\r\n`) sit between any two of its bytes; the span it covers, or `nil`.
+  private func matchAcrossLineBreaks(
+    _ target: Target, offset: Int, at position: Int, in text: UnsafePointer<UInt8>, count: Int
+  ) -> Range<Int>? {
+    let literal = bytes + target.start
+    var index = offset
+    var cursor = position
+    while index < target.length {
+      guard cursor < count else { return nil }
+      if text[cursor] == literal[index] {
+        index += 1
+        cursor += 1
+      } else if text[cursor] == 0x0A, index > 0 {
+        cursor += 1
+      } else if text[cursor] == 0x0D, index > 0, cursor + 1 < count, text[cursor + 1] == 0x0A {
+        cursor += 2
+      } else {
+        return nil
+      }
+    }
+    let end = cursor
+    index = offset
+    cursor = position
+    while index > 0 {
+      guard cursor > 0 else { return nil }
+      if text[cursor - 1] == literal[index - 1] {
+        index -= 1
+        cursor -= 1
+      } else if text[cursor - 1] == 0x0A, index < target.length {
+        cursor -= 1
+        if cursor > 0, text[cursor - 1] == 0x0D { cursor -= 1 }
+      } else {
+        return nil
+      }
+    }
+    return cursor..<end
   }
 
   /// Whether `text` folded equals the already folded `literal`.
@@ -104,13 +178,15 @@ extension CompiledMatcher {
       let exact = memcmp(text + diagonal, bytes + target.start + length, length) == 0
       if exact && reportsRaw {
         candidates.append(
-          MatchCandidate(canary: target.canary, encoding: .raw, rank: .exact, start: start, end: end))
+          MatchCandidate(
+            canary: target.canary, chain: MatcherTargets.chainID(.raw), rank: .exact, start: start, end: end))
         return
       }
       if reportsCaseInsensitive {
         candidates.append(
           MatchCandidate(
-            canary: target.canary, encoding: .caseInsensitive, rank: .caseInsensitive, start: start, end: end)
+            canary: target.canary, chain: MatcherTargets.chainID(.caseInsensitive), rank: .caseInsensitive,
+            start: start, end: end)
         )
         return
       }
@@ -119,7 +195,9 @@ extension CompiledMatcher {
       identifyingBytes(of: target, from: low, to: high) >= min(minFragment, DistinctiveBytes.required)
     {
       candidates.append(
-        MatchCandidate(canary: target.canary, encoding: .fragment, rank: .fragment, start: start, end: end))
+        MatchCandidate(
+          canary: target.canary, chain: MatcherTargets.chainID(.fragment), rank: .fragment, start: start,
+          end: end))
     }
   }
 

@@ -8,17 +8,35 @@
 final class CompiledMatcher: @unchecked Sendable {
   /// What one index target stands for.
   struct Target {
+    /// How a hit of the target is verified.
+    enum Kind {
+      /// A canary's value, verified case-insensitively: raw, case-insensitive or fragment matches.
+      case value
+      /// An exact literal (hex digits folded when ``Target/foldsCase``).
+      case literal
+      /// An escape-free run of the canary in a wrapper, confirmed by re-encoding around the hit
+      /// (the payload indexes ``CompiledMatcher/anchors``).
+      case anchor(Int32)
+    }
+
     var canary: Int32
-    var encoding: ScanEncoding
-    /// `true` for a canary's value, which is verified case-insensitively and may yield raw,
-    /// case-insensitive or fragment matches; `false` for an exact literal.
-    var isValue: Bool
+    /// The id of the chain a match names, in ``CompiledMatcher/chains``.
+    var chain: UInt16
+    var kind: Kind
     /// Whether the stored bytes are case-folded and verified against folded text.
     var foldsCase: Bool
+    /// Whether the literal may be broken by line breaks (`\n` or `\r\n`), as MIME and PEM wrap
+    /// base64; such a target is indexed at its start and at its end.
+    var wrapsLines: Bool
     var start: Int
     var length: Int
     /// Where this value's ``DistinctiveBytes`` running counts start in `distinctiveCounts`.
     var countsStart: Int = 0
+    /// The longest span a match of this target covers: its length, plus line breaks, or for an
+    /// anchor the whole encoded form around it.
+    var reach = 0
+
+    var isValue: Bool { if case .value = kind { true } else { false } }
   }
 
   /// One (target, offset) pair reachable from a q-gram.
@@ -29,6 +47,10 @@ final class CompiledMatcher: @unchecked Sendable {
   }
 
   let targets: [Target]
+  /// Every chain a match can name, by id (single encodings first, in `ScanEncoding.allCases` order).
+  let chains: [EncodingChain]
+  /// What each anchor target needs for confirmation.
+  let anchors: [AnchorInfo]
   let maxLength: Int
   let minLength: Int
   let gramLength: Int
@@ -36,11 +58,15 @@ final class CompiledMatcher: @unchecked Sendable {
   let minFragment: Int?
   let reportsRaw: Bool
   let reportsCaseInsensitive: Bool
+  /// Whether UTF-16 little-endian is searched (a big-endian match then defers to it).
+  let reportsUTF16LE: Bool
 
   /// Literal bytes of every target, back to back; value targets are stored case-folded.
   let bytes: UnsafeMutablePointer<UInt8>
   let byteCount: Int
   let bitset: UnsafeMutablePointer<UInt64>
+  /// A second filter over the same q-grams with an independent hash, probed on the first's hits.
+  let confirmBitset: UnsafeMutablePointer<UInt64>
   let bitsetWords: Int
   let bitsetShift: UInt64
   let bucketShift: UInt64
@@ -57,38 +83,18 @@ final class CompiledMatcher: @unchecked Sendable {
     minFragment = options.effectiveMinFragment
     reportsRaw = encodings.contains(.raw)
     reportsCaseInsensitive = encodings.contains(.caseInsensitive)
-    var targets: [Target] = []
-    var storage: [UInt8] = []
-    var distinctiveCounts: [Int32] = []
-    for (index, canary) in canaries.enumerated() where !canary.value.isEmpty {
-      var foldedLiterals: [[UInt8]] = []
-      for pattern in PatternEncoder.patterns(for: canary, encodings: encodings) {
-        let isValue = pattern.encoding == .raw
-        if isValue && !reportsRaw && !reportsCaseInsensitive && minFragment == nil { continue }
-        // A value, and a literal whose letters are hex digits, is stored and verified folded
-        // (so `%2f` and `%2F` mixed in one escape both match); a value is then stored as written
-        // too, for the exact-case check.
-        let foldsCase = isValue || Self.hexCaseInsensitive.contains(pattern.encoding)
-        let stored = foldsCase ? pattern.bytes.map { ByteFold.table[Int($0)] } : pattern.bytes
-        if foldsCase && !isValue {
-          if foldedLiterals.contains(stored) { continue }
-          foldedLiterals.append(stored)
-        }
-        targets.append(
-          Target(
-            canary: Int32(index), encoding: pattern.encoding, isValue: isValue, foldsCase: foldsCase,
-            start: storage.count, length: stored.count, countsStart: distinctiveCounts.count))
-        if isValue {
-          distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes, shape: canary.shape)
-        }
-        storage += stored
-        if isValue { storage += pattern.bytes }
-      }
-    }
+    reportsUTF16LE = encodings.contains(.utf16le)
+    let laidOut = MatcherTargets(
+      canaries: canaries, options: options,
+      keepsValues: reportsRaw || reportsCaseInsensitive || minFragment != nil)
+    let targets = laidOut.targets
+    let storage = laidOut.storage
+    chains = laidOut.chains
+    anchors = laidOut.anchors
+    self.distinctiveCounts = laidOut.distinctiveCounts
     self.targets = targets
-    self.distinctiveCounts = distinctiveCounts
     let lengths = targets.map(\.length)
-    maxLength = max(lengths.max() ?? 1, 1)
+    maxLength = max(targets.map { max($0.length, $0.reach) }.max() ?? 1, 1)
     var shortest = max(lengths.min() ?? 8, 1)
     if let minFragment, targets.contains(where: \.isValue) { shortest = min(shortest, minFragment) }
     minLength = shortest
@@ -110,29 +116,44 @@ final class CompiledMatcher: @unchecked Sendable {
     // so with fragments on a value is indexed at every offset.
     let step = self.step
     let fragments = minFragment != nil
-    func indexedOffsets(_ target: Target) -> Int {
+    // A target that line breaks may split is indexed at its first and its last `shortest`
+    // bytes: it is found when either of them is unbroken (with fragments on, `shortest` is 16,
+    // so one break anywhere in a literal of 32 bytes or more).
+    func indexedOffsets(_ target: Target) -> [Int] {
       let all = target.length - gramLength + 1
-      return target.isValue && fragments ? all : min(all, step)
+      if target.isValue && fragments { return Array(0..<all) }
+      let head = Array(0..<min(all, step))
+      guard target.wrapsLines, target.length - shortest > 0 else { return head }
+      let tail = target.length - shortest
+      return head + (tail..<min(all, tail + step)).filter { $0 >= head.count }
     }
-    var gramCount = 0
-    for target in targets where target.length >= gramLength { gramCount += indexedOffsets(target) }
+    let offsets = targets.map { $0.length >= gramLength ? indexedOffsets($0) : [] }
+    let gramCount = offsets.reduce(0) { $0 + $1.count }
     entryCount = gramCount
     // A blocked Bloom filter: each q-gram picks one 64-bit word and sets two bits in it.
-    let bitsetBits = Self.log2Ceiling(max(gramCount * 16, 1 << 16)).clamped(16, 25)
+    // About 8 bits per q-gram in each of two filters: the first, probed at every step, stays
+    // within half a core's L2 cache for 1,000 canaries (some 450,000 q-grams); the second, with
+    // an independent hash, is probed only on the first one's hits and turns its few percent of
+    // false hits into a fraction of a percent before the index is touched.
+    let bitsetBits = Self.log2Ceiling(max(gramCount * 8, 1 << 16)).clamped(16, 25)
     let bitsetShift = UInt64(64 - (bitsetBits - 6))
     let bitset = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << (bitsetBits - 6))
     bitset.initialize(repeating: 0, count: 1 << (bitsetBits - 6))
+    let confirmBitset = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << (bitsetBits - 6))
+    confirmBitset.initialize(repeating: 0, count: 1 << (bitsetBits - 6))
     let bucketBits = (Self.log2Ceiling(max(gramCount, 1)) - 1).clamped(4, 24)  // about two entries a bucket
     let bucketCount = 1 << bucketBits
     let bucketShift = UInt64(64 - bucketBits)
     let bucketStarts = UnsafeMutablePointer<UInt32>.allocate(capacity: bucketCount + 1)
     bucketStarts.initialize(repeating: 0, count: bucketCount + 1)
     let entries = UnsafeMutablePointer<Entry>.allocate(capacity: max(gramCount, 1))
-    for target in targets where target.length >= gramLength {
-      for offset in 0..<indexedOffsets(target) {
-        let hash =
-          Self.foldedGram(at: bytes + target.start + offset, mask: gramMask) &* ByteFold.hashMultiplier
+    for (index, target) in targets.enumerated() {
+      for offset in offsets[index] {
+        let gram = Self.foldedGram(at: bytes + target.start + offset, mask: gramMask)
+        let hash = gram &* ByteFold.hashMultiplier
         bitset[Int(hash >> bitsetShift)] |= Self.filterBits(hash, shift: bitsetShift)
+        let second = ByteFold.secondHash(gram)
+        confirmBitset[Int(second >> bitsetShift)] |= Self.filterBits(second, shift: bitsetShift)
         bucketStarts[Int(hash >> bucketShift) + 1] += 1
       }
     }
@@ -140,8 +161,8 @@ final class CompiledMatcher: @unchecked Sendable {
     let fill = UnsafeMutablePointer<UInt32>.allocate(capacity: bucketCount)
     defer { fill.deallocate() }
     fill.update(from: bucketStarts, count: bucketCount)
-    for (index, target) in targets.enumerated() where target.length >= gramLength {
-      for offset in 0..<indexedOffsets(target) {
+    for (index, target) in targets.enumerated() {
+      for offset in offsets[index] {
         let gram = Self.foldedGram(at: bytes + target.start + offset, mask: gramMask)
         let bucket = Int((gram &* ByteFold.hashMultiplier) >> bucketShift)
         let slot = Int(fill[bucket])
@@ -151,6 +172,7 @@ final class CompiledMatcher: @unchecked Sendable {
       }
     }
     self.bitset = bitset
+    self.confirmBitset = confirmBitset
     self.bitsetWords = 1 << (bitsetBits - 6)
     self.bitsetShift = bitsetShift
     self.bucketCount = bucketCount
@@ -162,19 +184,21 @@ final class CompiledMatcher: @unchecked Sendable {
   deinit {
     bytes.deallocate()
     bitset.deallocate()
+    confirmBitset.deallocate()
     bucketStarts.deallocate()
     entries.deallocate()
   }
 
   /// Encodings whose literals differ only in the case of hex digits (`%2F`/`%2f`, `A0`/`a0`):
   /// matched in any case, so mixed-case escapes are found too.
-  static let hexCaseInsensitive: Set<ScanEncoding> = [
-    .percent, .form, .doublePercent, .hex, .sha256Hex, .sha1Hex, .md5Hex,
+  /// Base32 letters are matched in any case too (some encoders write it in lower case).
+  static let caseInsensitive: Set<ScanEncoding> = [
+    .percent, .form, .doublePercent, .hex, .base32, .sha512Hex, .sha384Hex, .sha256Hex, .sha1Hex, .md5Hex,
   ]
 
   /// Bytes the matcher keeps in memory beyond the buffer itself.
   var memoryFootprint: Int {
-    byteCount + bitsetWords * 8 + (bucketCount + 1) * 4 + entryCount * MemoryLayout<Entry>.stride
+    byteCount + 2 * bitsetWords * 8 + (bucketCount + 1) * 4 + entryCount * MemoryLayout<Entry>.stride
   }
 
   /// The two bits a q-gram's hash sets in its filter word: 6-bit fields just below the bits

@@ -14,7 +14,8 @@ struct MatchCandidate: Hashable {
 
   /// The index of the canary in the scanner's canary list.
   var canary: Int32
-  var encoding: ScanEncoding
+  /// The id of the chain the match names, in ``CompiledMatcher/chains``.
+  var chain: UInt16
   var rank: Rank
   /// Start and end (exclusive) relative to the buffer.
   var start: Int
