@@ -78,9 +78,10 @@ struct IndependentOracleTests {
   func damagedEncodingsAreNotFound(_ value: String) {
     let scanner = LeakScanner(canaries: [Self.canary(value)], options: Self.exactOptions)
     var found: [String] = []
-    for literal in IndependentEncoders.literals(of: value)
-      + (IndependentEncoders.digestLiterals(of: value) ?? [])
-    {
+    let raw = IndependentEncoders.Literal(encoding: "raw", variant: "utf8", bytes: Array(value.utf8))
+    let literals =
+      [raw] + IndependentEncoders.literals(of: value) + (IndependentEncoders.digestLiterals(of: value) ?? [])
+    for literal in literals {
       let findings = scanner.scan(Self.line(Self.damaged(literal.bytes)), source: "oracle")
       if !findings.isEmpty { found.append("\(literal): \(findings.map(\.encoding))") }
     }

@@ -211,6 +211,55 @@ struct DeliveryRuleTests {
     #expect(intact.report.verdict == .clean)
   }
 
+  /// A change that rewrites the request's URL string and body text with `edit`.
+  static func rewriting(_ edit: @escaping @Sendable (String, String) -> String) -> VerdictProbe.Change {
+    var change = VerdictProbe.Change()
+    change.request = { request, value in
+      var request = request
+      request.url = URL(string: edit(request.url!.absoluteString, value))
+      if let body = request.httpBody {
+        request.httpBody = Data(edit(String(decoding: body, as: UTF8.self), value).utf8)
+      }
+      return request
+    }
+    return change
+  }
+
+  @Test("moved within its carrier: another path segment, query item or JSON key is not its location")
+  func movedWithinItsCarrierIsUndelivered() async {
+    // A gateway prefix shifts the path: the value arrives as segment 3, not 2.
+    let path = DeliveryRuleTests.families.first { $0.name == "request path segment" }!
+    let prefixed = Self.rewriting { url, _ in
+      url.replacingOccurrences(of: "/api/item/", with: "/v2/api/item/")
+    }
+    let shifted = await Self.run(path, prefixed)
+    #expect(!shifted.isDelivered, "a value in another path segment counted as delivered")
+    // A renamed query item: `sid=` instead of `session=`.
+    let query = DeliveryRuleTests.families.first { $0.name == "request query item" }!
+    let renamedQuery = await Self.run(
+      query, Self.rewriting { url, _ in url.replacingOccurrences(of: "session=", with: "sid=") })
+    #expect(!renamedQuery.isDelivered, "a value in another query item counted as delivered")
+    // A renamed JSON key: `pwd` instead of `password`.
+    let json = DeliveryRuleTests.families.first { $0.name == "request JSON body" }!
+    let renamedKey = await Self.run(
+      json, Self.rewriting { text, _ in text.replacingOccurrences(of: "\"password\"", with: "\"pwd\"") })
+    #expect(!renamedKey.isDelivered, "a value under another JSON key counted as delivered")
+    // A renamed cookie: `session=` instead of `sid=`.
+    let cookie = DeliveryRuleTests.families.first { $0.name == "request cookie" }!
+    var renamedCookie = VerdictProbe.Change()
+    renamedCookie.request = { request, value in
+      var request = request
+      request.setValue("theme=dark; session=\(value)", forHTTPHeaderField: "Cookie")
+      return request
+    }
+    #expect(
+      !(await Self.run(cookie, renamedCookie)).isDelivered, "a value in another cookie counted as delivered")
+    // Twin: the same rewrites that leave the canary's own place alone keep it delivered.
+    let harmless = Self.rewriting { text, _ in text.replacingOccurrences(of: "ann", with: "bob") }
+    #expect(await Self.run(json, harmless).isDelivered)
+    #expect(await Self.run(path, harmless).isDelivered)
+  }
+
   @Test("no request at all: every request-side canary is undelivered and the run inconclusive")
   func nothingSentIsUndelivered() async {
     let (_, report) = await CanaryTrap.withScope(title: "nothing-sent", configuration: VerdictProbe.quiet) {
