@@ -21,7 +21,9 @@ struct LoopbackBindingTests {
     do {
       try server.start()
     } catch  where ipv6 {
-      return  // a machine without IPv6 loopback cannot bind ::1 at all, which is also safe
+      // A machine without IPv6 loopback cannot bind ::1 at all, which is also safe.
+      DidNotRun.record("no IPv6 loopback on this machine (\(error)): the ::1 binding was not checked")
+      return
     }
     defer { server.stop() }
     #expect(server.boundAddress == (ipv6 ? "::1" : "127.0.0.1"))
