@@ -57,6 +57,7 @@ public final class LeakScanner: Sendable {
   /// Scans a sink's content; a file that cannot be read yields no findings and a `.failed`
   /// source naming the reason.
   public func scan(_ content: SinkContent) -> (findings: [LeakFinding], source: ScannedSource) {
+    if let expanded = scanContainer(content) { return expanded }
     switch content.storage {
     case .bytes(let data):
       return (scan(data, source: content.name), ScannedSource(name: content.name, bytes: data.count))
