@@ -115,3 +115,25 @@ import Testing
     #expect(result.source.bytes <= max(1 << 20, 2_000 * stored) + (1 << 19))
   }
 }
+
+/// A gzip large enough that the reader refills its buffer many times mid-stream: the trailer
+/// (and the canary on the last line) must still be read right.
+@Suite struct LargeGzipTests {
+  @Test func aMultiMegabyteGzipIsDecodedAndCheckedToTheEnd() throws {
+    let files = try ContainerFixtures()
+    defer { files.remove() }
+    let script = """
+      import random, gzip
+      r = random.Random(7)
+      words = ['GET','/v1/users','token','retry','cache','miss','timeout','ok']
+      lines = [' '.join(r.choice(words) for _ in range(r.randint(2, 9))) + ' %x' % r.getrandbits(64)
+               for _ in range(60000)]
+      lines.append('last token=\(ContainerFixtures.canary.value)')
+      open('big.gz','wb').write(gzip.compress(('\\n'.join(lines) + '\\n').encode(), 6))
+      """
+    guard try files.python(script) else { return }
+    let result = files.scan("big.gz")
+    #expect(result.source.status == .heard, "\(result.source)")
+    #expect(result.findings.filter { $0.encoding == "raw" }.map(\.line) == [60001])
+  }
+}

@@ -51,6 +51,7 @@ final class DataSource: ByteSource {
 /// ``position`` back.
 final class ByteReader {
   static let capacity = 1 << 16
+  static let keptBehind = 8
   let buffer: UnsafeMutablePointer<UInt8>
   /// The next unread byte in ``buffer``.
   var position = 0
@@ -81,15 +82,17 @@ final class ByteReader {
   /// Reads more from the source, moving unread bytes to the front; false at the source's end.
   @discardableResult
   func fill() throws -> Bool {
-    if position > 0 {
-      let unread = end - position
-      if unread > 0 { memmove(buffer, buffer + position, unread) }
-      discarded += position
-      end = unread
-      position = 0
+    // Keeps the 8 bytes before `position`: a decoder may give back what its bit buffer holds.
+    let kept = min(position, Self.keptBehind)
+    if position > kept {
+      let moved = end - position + kept
+      memmove(buffer, buffer + position - kept, moved)
+      discarded += position - kept
+      end = moved
+      position = kept
     }
     if let deferredError {
-      if end > 0 { return false }
+      if end > position { return false }
       throw deferredError
     }
     guard !sourceEnded, end < Self.capacity else { return false }
@@ -105,7 +108,7 @@ final class ByteReader {
   /// Buffers at least `count` bytes if the source has them (at most ``capacity``); returns
   /// whether it could.
   func ensure(_ count: Int) throws -> Bool {
-    precondition(count <= Self.capacity)
+    precondition(count <= Self.capacity - Self.keptBehind)
     while end - position < count {
       if !(try fill()) { return end - position >= count }
     }
