@@ -1,6 +1,6 @@
 import Foundation
 
-/// Fuzz targets `gzip`, `zlib`, `zip` and `tar`: feeds the bytes to one container reader through
+/// Fuzz targets `gzip`, `zlib`, `zip`, `tar`, `sqlite` and `wal`: feeds the bytes to one container reader through
 /// the container scanner (the gzip and zlib magic bytes are forced, a tar header's checksum is
 /// fixed, so mutations stay inside the format) with small limits. Checks: no crash, no hang, the
 /// scan stays within its limits, and a source that failed says why.
@@ -21,6 +21,10 @@ func fuzzContainer(_ kind: ContainerKind) -> ([UInt8]) -> Void {
         bytes.replaceSubrange(148..<156, with: Array(String(format: "%06o\0 ", sum).utf8))
         if bytes[0] == 0 { bytes[0] = 0x61 }
       }
+    case .sqlite:
+      if bytes.count >= 16 { bytes.replaceSubrange(0..<16, with: Array("SQLite format 3\0".utf8)) }
+    case .sqliteWAL:
+      if bytes.count >= 4 { bytes.replaceSubrange(0..<4, with: [0x37, 0x7F, 0x06, 0x82]) }
     case .plain: break
     }
     var options = ScanOptions()

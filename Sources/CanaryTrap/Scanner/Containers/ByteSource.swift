@@ -50,7 +50,8 @@ final class DataSource: ByteSource {
 /// decoders read compressed bytes from directly, giving back what they over-read by moving
 /// ``position`` back.
 final class ByteReader {
-  static let capacity = 1 << 16
+  /// Room for any 16-bit length (a zip name or extra field) plus what a decoder gives back.
+  static let capacity = 1 << 17
   static let keptBehind = 8
   let buffer: UnsafeMutablePointer<UInt8>
   /// The next unread byte in ``buffer``.
@@ -133,6 +134,9 @@ final class ByteReader {
 
   /// The next `count` bytes (at most ``capacity``), or `nil` if the source ends first.
   func take(_ count: Int) throws -> UnsafeBufferPointer<UInt8>? {
+    guard count <= Self.capacity - Self.keptBehind else {
+      throw ContainerError.overLimit("a header field of \(count) bytes is over \(Self.capacity - Self.keptBehind)")
+    }
     guard try ensure(count) else { return nil }
     defer { position += count }
     return UnsafeBufferPointer(start: buffer + position, count: count)

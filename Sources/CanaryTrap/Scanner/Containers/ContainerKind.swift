@@ -1,6 +1,6 @@
 /// The container formats recognized by their first bytes (never by a file's name).
 enum ContainerKind: Equatable {
-  case gzip, zlib, zip, tar, plain
+  case gzip, zlib, zip, tar, sqlite, sqliteWAL, plain
 
   /// How many leading bytes ``detect(_:)`` wants (a tar header's checksum covers 512).
   static let prefixLength = 512
@@ -9,6 +9,10 @@ enum ContainerKind: Equatable {
   static func detect(_ prefix: UnsafeBufferPointer<UInt8>) -> ContainerKind {
     let count = prefix.count
     if count >= 3, prefix[0] == 0x1F, prefix[1] == 0x8B, prefix[2] == 8 { return .gzip }
+    if count >= 16, prefix[0..<16].elementsEqual(Array("SQLite format 3\0".utf8)) { return .sqlite }
+    if count >= 32, prefix[0] == 0x37, prefix[1] == 0x7F, prefix[2] == 0x06, prefix[3] & 0xFE == 0x82 {
+      return .sqliteWAL
+    }
     if count >= 4, prefix[0] == 0x50, prefix[1] == 0x4B,
       (prefix[2] == 3 && prefix[3] == 4) || (prefix[2] == 5 && prefix[3] == 6)
     {

@@ -19,6 +19,10 @@ final class ContainerScanner {
   private(set) var findings: [LeakFinding] = []
   private(set) var scannedBytes = 0
   private(set) var failures: [String] = []
+  /// The file being scanned, for formats read by random access (SQLite) at the top level.
+  var topLevelFile: (any RandomAccessBytes)?
+  /// The largest database read into memory when it sits inside another container (64 MiB).
+  static let maxDatabaseInMemory = 64 << 20
   private var droppedFailures = 0
   static let maxFailures = 20
 
@@ -70,6 +74,14 @@ final class ContainerScanner {
     case .zlib: try expand(ByteReader(ZlibSource(reader, budget: budget)), name: name + "!", depth: depth + 1)
     case .tar: try TarReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
     case .zip: try ZipReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
+    case .sqlite, .sqliteWAL:
+      let bytes: any RandomAccessBytes
+      if depth == 0, reader.offset == 0, let topLevelFile {
+        bytes = topLevelFile
+      } else {
+        bytes = try InMemoryBytes(bytes: readWhole(reader))
+      }
+      try scanDatabase(bytes, wal: kind == .sqliteWAL, name: name)
     case .plain: break
     }
   }
@@ -92,6 +104,62 @@ final class ContainerScanner {
     clean = String(
       String.UnicodeScalarView(clean.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
     return parent.hasSuffix("!") ? parent + "/" + clean : parent + "!/" + clean
+  }
+
+  private func readWhole(_ reader: ByteReader) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    while true {
+      if reader.available == 0, !(try reader.fill()) { return bytes }
+      bytes += UnsafeBufferPointer(start: reader.buffer + reader.position, count: reader.available)
+      reader.position = reader.end
+      if bytes.count > Self.maxDatabaseInMemory {
+        throw ContainerError.unsupported(
+          "a database inside another container larger than \(Self.maxDatabaseInMemory) bytes")
+      }
+    }
+  }
+
+  /// Scans an SQLite database (a source per table, one line per row) or a WAL file.
+  private func scanDatabase(_ bytes: any RandomAccessBytes, wal: Bool, name: String) throws {
+    var stream: ScanStream?
+    var unreached: ScanStream?
+    let finish = { (stream: ScanStream?) in
+      guard let stream else { return }
+      self.scannedBytes += stream.bytesScanned
+      self.findings += stream.finish()
+    }
+    defer {
+      finish(stream)
+      finish(unreached)
+    }
+    let tab: [UInt8] = [0x09]
+    let newline: [UInt8] = [0x0A]
+    let feedRow = { (values: [SQLiteValue]) in
+      guard let stream else { return }
+      for (index, value) in values.enumerated() {
+        if index > 0 { stream.feed(tab) }
+        stream.feed(value.lineBytes)
+      }
+      stream.feed(newline)
+    }
+    if wal {
+      stream = scanner.makeStream(source: name + "!")
+      try SQLiteWALReader(bytes: bytes).read(row: feedRow) { page in
+        stream?.feed(page)
+        stream?.feed(newline)
+      }
+      return
+    }
+    try SQLiteReader(bytes: bytes, name: name).read(
+      table: { table in
+        finish(stream)
+        stream = scanner.makeStream(source: Self.memberName(name, table))
+      },
+      row: feedRow,
+      unreached: { page in
+        if unreached == nil { unreached = scanner.makeStream(source: Self.memberName(name, "(unreached pages)")) }
+        unreached?.feed(page)
+      })
   }
 
   private func scanPlain(_ reader: ByteReader, name: String) throws {
@@ -125,6 +193,7 @@ extension LeakScanner {
       else { return nil }
       let containers = ContainerScanner(
         scanner: self, limits: options.containerLimits, inputBytes: data.count)
+      containers.topLevelFile = InMemoryBytes(bytes: Array(data))
       containers.scan(reader, name: content.name)
       return (containers.findings, containers.scannedSource(name: content.name))
     case .file(let url, _):
@@ -139,8 +208,32 @@ extension LeakScanner {
       else { return nil }
       let containers = ContainerScanner(
         scanner: self, limits: options.containerLimits, inputBytes: Int(info.st_size))
+      containers.topLevelFile = FileBytes(fd: fd, size: Int(info.st_size))
       containers.scan(reader, name: content.name)
       return (containers.findings, containers.scannedSource(name: content.name))
+    }
+  }
+}
+
+/// An open file read by offset (`pread`); it does not own the descriptor.
+struct FileBytes: RandomAccessBytes {
+  let fd: Int32
+  let size: Int
+
+  func read(at offset: Int, count: Int, into pointer: UnsafeMutablePointer<UInt8>) throws {
+    guard offset >= 0, count >= 0, offset + count <= size else {
+      throw ContainerError.truncated("a read of \(count) bytes at \(offset) is past the end (\(size) bytes)")
+    }
+    var done = 0
+    while done < count {
+      let result = pread(fd, pointer + done, count - done, off_t(offset + done))
+      if result > 0 {
+        done += result
+      } else if result == 0 {
+        throw ContainerError.truncated("the file ends at \(offset + done) bytes")
+      } else if errno != EINTR {
+        throw ContainerError.corrupt("cannot read: \(String(cString: strerror(errno)))")
+      }
     }
   }
 }
