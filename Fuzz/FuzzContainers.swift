@@ -1,6 +1,6 @@
 import Foundation
 
-/// Fuzz targets `gzip`, `zlib`, `zip`, `tar`, `sqlite` and `wal`: feeds the bytes to one container reader through
+/// Fuzz targets `gzip`, `zlib`, `zip`, `tar`, `sqlite`, `wal` and `bplist`: feeds the bytes to one container reader through
 /// the container scanner (the gzip and zlib magic bytes are forced, a tar header's checksum is
 /// fixed, so mutations stay inside the format) with small limits. Checks: no crash, no hang, the
 /// scan stays within its limits, and a source that failed says why.
@@ -25,17 +25,23 @@ func fuzzContainer(_ kind: ContainerKind) -> ([UInt8]) -> Void {
       if bytes.count >= 16 { bytes.replaceSubrange(0..<16, with: Array("SQLite format 3\0".utf8)) }
     case .sqliteWAL:
       if bytes.count >= 4 { bytes.replaceSubrange(0..<4, with: [0x37, 0x7F, 0x06, 0x82]) }
+    case .binaryPropertyList:
+      if bytes.count >= 8 { bytes.replaceSubrange(0..<8, with: Array("bplist00".utf8)) }
     case .plain: break
     }
     var options = ScanOptions()
-    let limits = ContainerLimits(maxExpandedBytes: 8 << 20, ratioFloor: 1 << 20, maxDepth: 4, maxMembers: 1000)
+    let limits = ContainerLimits(
+      maxExpandedBytes: 8 << 20, ratioFloor: 1 << 20, maxDepth: 4, maxMembers: 1000)
     options.containerLimits = limits
     let scanner = LeakScanner(
       canaries: [Canary(value: "cnryFuzzContainer42", location: .custom("fuzz"))], options: options)
     let data = Data(bytes)
     let result = scanner.scan(.bytes(data, name: "fuzz"))
-    fuzzCheck(result.source.bytes <= limits.maxExpandedBytes + data.count + (1 << 20), "scanned past the limits")
-    if case .failed(let reason) = result.source.status { fuzzCheck(!reason.isEmpty, "a failure without a reason") }
+    fuzzCheck(
+      result.source.bytes <= limits.maxExpandedBytes + data.count + (1 << 20), "scanned past the limits")
+    if case .failed(let reason) = result.source.status {
+      fuzzCheck(!reason.isEmpty, "a failure without a reason")
+    }
     for finding in result.findings {
       fuzzCheck(finding.source.hasPrefix("fuzz"), "a finding named outside the source: \(finding.source)")
     }

@@ -72,7 +72,9 @@ import Testing
     let files = try ContainerFixtures()
     defer { files.remove() }
     guard try makeDatabase(files, leak: true) else { return }
-    guard try files.python("import zipfile\nzipfile.ZipFile('backup.zip','w',zipfile.ZIP_DEFLATED).write('app.db')")
+    guard
+      try files.python(
+        "import zipfile\nzipfile.ZipFile('backup.zip','w',zipfile.ZIP_DEFLATED).write('app.db')")
     else { return }
     let result = files.scan("backup.zip")
     #expect(result.source.status == .heard, "\(result.source)")

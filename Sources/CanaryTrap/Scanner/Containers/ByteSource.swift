@@ -135,7 +135,8 @@ final class ByteReader {
   /// The next `count` bytes (at most ``capacity``), or `nil` if the source ends first.
   func take(_ count: Int) throws -> UnsafeBufferPointer<UInt8>? {
     guard count <= Self.capacity - Self.keptBehind else {
-      throw ContainerError.overLimit("a header field of \(count) bytes is over \(Self.capacity - Self.keptBehind)")
+      throw ContainerError.overLimit(
+        "a header field of \(count) bytes is over \(Self.capacity - Self.keptBehind)")
     }
     guard try ensure(count) else { return nil }
     defer { position += count }

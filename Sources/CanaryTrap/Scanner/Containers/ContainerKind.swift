@@ -1,6 +1,6 @@
 /// The container formats recognized by their first bytes (never by a file's name).
 enum ContainerKind: Equatable {
-  case gzip, zlib, zip, tar, sqlite, sqliteWAL, plain
+  case gzip, zlib, zip, tar, sqlite, sqliteWAL, binaryPropertyList, plain
 
   /// How many leading bytes ``detect(_:)`` wants (a tar header's checksum covers 512).
   static let prefixLength = 512
@@ -10,6 +10,7 @@ enum ContainerKind: Equatable {
     let count = prefix.count
     if count >= 3, prefix[0] == 0x1F, prefix[1] == 0x8B, prefix[2] == 8 { return .gzip }
     if count >= 16, prefix[0..<16].elementsEqual(Array("SQLite format 3\0".utf8)) { return .sqlite }
+    if count >= 8, prefix[0..<8].elementsEqual(Array("bplist00".utf8)) { return .binaryPropertyList }
     if count >= 32, prefix[0] == 0x37, prefix[1] == 0x7F, prefix[2] == 0x06, prefix[3] & 0xFE == 0x82 {
       return .sqliteWAL
     }

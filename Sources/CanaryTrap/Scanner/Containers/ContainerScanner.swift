@@ -21,7 +21,7 @@ final class ContainerScanner {
   private(set) var failures: [String] = []
   /// The file being scanned, for formats read by random access (SQLite) at the top level.
   var topLevelFile: (any RandomAccessBytes)?
-  /// The largest database read into memory when it sits inside another container (64 MiB).
+  /// The largest database (inside another container) or property list read into memory (64 MiB).
   static let maxDatabaseInMemory = 64 << 20
   private var droppedFailures = 0
   static let maxFailures = 20
@@ -82,6 +82,8 @@ final class ContainerScanner {
         bytes = try InMemoryBytes(bytes: readWhole(reader))
       }
       try scanDatabase(bytes, wal: kind == .sqliteWAL, name: name)
+    case .binaryPropertyList:
+      try scanPropertyList(BinaryPropertyListReader(readWhole(reader)), name: name, depth: depth + 1)
     case .plain: break
     }
   }
@@ -114,7 +116,8 @@ final class ContainerScanner {
       reader.position = reader.end
       if bytes.count > Self.maxDatabaseInMemory {
         throw ContainerError.unsupported(
-          "a database inside another container larger than \(Self.maxDatabaseInMemory) bytes")
+          "a database or property list larger than \(Self.maxDatabaseInMemory) bytes inside another container"
+        )
       }
     }
   }
@@ -157,9 +160,37 @@ final class ContainerScanner {
       },
       row: feedRow,
       unreached: { page in
-        if unreached == nil { unreached = scanner.makeStream(source: Self.memberName(name, "(unreached pages)")) }
+        if unreached == nil {
+          unreached = scanner.makeStream(source: Self.memberName(name, "(unreached pages)"))
+        }
         unreached?.feed(page)
       })
+  }
+
+  /// Scans a binary property list: one line per object (line N is object N-1); a data object
+  /// that is itself a container is also opened, named `list!/#N`.
+  private func scanPropertyList(_ list: BinaryPropertyListReader, name: String, depth: Int) throws {
+    let stream = scanner.makeStream(source: name + "!")
+    defer {
+      scannedBytes += stream.bytesScanned
+      findings += stream.finish()
+    }
+    let newline: [UInt8] = [0x0A]
+    try list.read { index, object in
+      switch object {
+      case .text(let bytes): stream.feed(bytes)
+      case .data(let bytes):
+        stream.feed(bytes)
+        let kind = bytes.withUnsafeBufferPointer {
+          ContainerKind.detect(UnsafeBufferPointer(rebasing: $0.prefix(ContainerKind.prefixLength)))
+        }
+        if kind != .plain {
+          try expandMember(DataSource(Data(bytes)), name: name + "!/#\(index)", depth: depth)
+        }
+      case .other: break
+      }
+      stream.feed(newline)
+    }
   }
 
   private func scanPlain(_ reader: ByteReader, name: String) throws {

@@ -12,7 +12,8 @@ struct InMemoryBytes: RandomAccessBytes {
   var size: Int { bytes.count }
   func read(at offset: Int, count: Int, into pointer: UnsafeMutablePointer<UInt8>) throws {
     guard offset >= 0, count >= 0, offset + count <= bytes.count else {
-      throw ContainerError.truncated("a read of \(count) bytes at \(offset) is past the end (\(bytes.count) bytes)")
+      throw ContainerError.truncated(
+        "a read of \(count) bytes at \(offset) is past the end (\(bytes.count) bytes)")
     }
     bytes.withUnsafeBufferPointer { pointer.update(from: $0.baseAddress! + offset, count: count) }
   }
@@ -45,9 +46,12 @@ struct SQLiteReader {
       throw ContainerError.corrupt("the SQLite header gives page size \(raw)")
     }
     usable = pageSize - Int(header[20])
-    guard usable >= 480 else { throw ContainerError.corrupt("the SQLite header reserves too many bytes per page") }
+    guard usable >= 480 else {
+      throw ContainerError.corrupt("the SQLite header reserves too many bytes per page")
+    }
     guard bytes.size % pageSize == 0 else {
-      throw ContainerError.truncated("the database is \(bytes.size) bytes, not a whole number of \(pageSize)-byte pages")
+      throw ContainerError.truncated(
+        "the database is \(bytes.size) bytes, not a whole number of \(pageSize)-byte pages")
     }
     pageCount = bytes.size / pageSize
   }
@@ -57,7 +61,9 @@ struct SQLiteReader {
       throw ContainerError.corrupt("a page number \(number) is outside the database's \(pageCount) pages")
     }
     var page = [UInt8](repeating: 0, count: pageSize)
-    try page.withUnsafeMutableBufferPointer { try bytes.read(at: (number - 1) * pageSize, count: pageSize, into: $0.baseAddress!) }
+    try page.withUnsafeMutableBufferPointer {
+      try bytes.read(at: (number - 1) * pageSize, count: pageSize, into: $0.baseAddress!)
+    }
     return page
   }
 
@@ -69,7 +75,8 @@ struct SQLiteReader {
     var visited = Set<Int>()
     var tables: [(String, Int)] = []
     try walk(root: 1, visited: &visited) { values in
-      if values.count >= 4, case .text(let type) = values[0], String(decoding: type, as: UTF8.self) == "table",
+      if values.count >= 4, case .text(let type) = values[0],
+        String(decoding: type, as: UTF8.self) == "table",
         case .text(let tableName) = values[1], case .integer(let root) = values[3], root > 0
       {
         tables.append((String(decoding: tableName, as: UTF8.self), Int(root)))
@@ -103,21 +110,28 @@ struct SQLiteReader {
         throw ContainerError.corrupt("page \(number) is not a b-tree page (type \(type))")
       }
       let pointers = start + (interior ? 12 : 8)
-      guard pointers + 2 * cellCount <= usable else { throw ContainerError.corrupt("page \(number) has too many cells") }
+      guard pointers + 2 * cellCount <= usable else {
+        throw ContainerError.corrupt("page \(number) has too many cells")
+      }
       var children: [Int] = []
       for index in 0..<cellCount {
         let offset = Int(page[pointers + 2 * index]) << 8 | Int(page[pointers + 2 * index + 1])
-        guard offset < usable else { throw ContainerError.corrupt("a cell of page \(number) points past the page") }
+        guard offset < usable else {
+          throw ContainerError.corrupt("a cell of page \(number) points past the page")
+        }
         var cursor = offset
         if interior {
-          guard cursor + 4 <= usable else { throw ContainerError.corrupt("a cell of page \(number) is cut short") }
+          guard cursor + 4 <= usable else {
+            throw ContainerError.corrupt("a cell of page \(number) is cut short")
+          }
           children.append(Self.be32(page, cursor))
           cursor += 4
           if type == 0x05 { continue }
         }
         let payloadSize = try Self.varint(page, &cursor, limit: usable)
         if type == 0x0D { _ = try Self.varint(page, &cursor, limit: usable) }
-        let payload = try assemble(page: page, at: cursor, size: Int(payloadSize), table: type == 0x0D, visited: &visited)
+        let payload = try assemble(
+          page: page, at: cursor, size: Int(payloadSize), table: type == 0x0D, visited: &visited)
         try row(try Self.record(payload))
       }
       if interior {
@@ -129,7 +143,9 @@ struct SQLiteReader {
   }
 
   /// A cell's whole payload: its bytes on the page, then its overflow chain.
-  private func assemble(page: [UInt8], at offset: Int, size: Int, table: Bool, visited: inout Set<Int>) throws -> [UInt8] {
+  private func assemble(page: [UInt8], at offset: Int, size: Int, table: Bool, visited: inout Set<Int>) throws
+    -> [UInt8]
+  {
     guard size >= 0, size <= Self.maxRecord else {
       throw ContainerError.overLimit("a record of \(size) bytes is over \(Self.maxRecord)")
     }
@@ -140,10 +156,14 @@ struct SQLiteReader {
       let k = minLocal + (size - minLocal) % (usable - 4)
       local = k <= maxLocal ? k : minLocal
     }
-    guard offset + local <= usable else { throw ContainerError.corrupt("a cell runs past the end of its page") }
+    guard offset + local <= usable else {
+      throw ContainerError.corrupt("a cell runs past the end of its page")
+    }
     var payload = Array(page[offset..<(offset + local)])
     guard local < size else { return payload }
-    guard offset + local + 4 <= usable else { throw ContainerError.corrupt("a cell's overflow pointer runs past its page") }
+    guard offset + local + 4 <= usable else {
+      throw ContainerError.corrupt("a cell's overflow pointer runs past its page")
+    }
     var next = Self.be32(page, offset + local)
     while payload.count < size {
       guard next != 0 else { throw ContainerError.corrupt("an overflow chain ends before its record does") }
@@ -204,7 +224,9 @@ struct SQLiteReader {
   static func varint(_ bytes: [UInt8], _ cursor: inout Int, limit: Int) throws -> Int64 {
     var value: Int64 = 0
     for index in 0..<9 {
-      guard cursor < min(limit, bytes.count) else { throw ContainerError.corrupt("a varint runs past its bounds") }
+      guard cursor < min(limit, bytes.count) else {
+        throw ContainerError.corrupt("a varint runs past its bounds")
+      }
       let byte = bytes[cursor]
       cursor += 1
       if index == 8 { return value << 8 | Int64(byte) }
@@ -215,7 +237,8 @@ struct SQLiteReader {
   }
 
   static func be32(_ bytes: [UInt8], _ offset: Int) -> Int {
-    Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+    Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+      | Int(bytes[offset + 3])
   }
 }
 

@@ -25,7 +25,9 @@ struct SQLiteWALReader {
     var latest: [Int: Int] = [:]
     var header = [UInt8](repeating: 0, count: 24)
     for frame in 0..<frames {
-      try header.withUnsafeMutableBufferPointer { try bytes.read(at: 32 + frame * frameSize, count: 24, into: $0.baseAddress!) }
+      try header.withUnsafeMutableBufferPointer {
+        try bytes.read(at: 32 + frame * frameSize, count: 24, into: $0.baseAddress!)
+      }
       latest[SQLiteReader.be32(header, 0)] = frame
     }
     let image: (Int) throws -> [UInt8] = { frame in
@@ -41,7 +43,9 @@ struct SQLiteWALReader {
     // Old versions of a page may share overflow pages: cap what chains put back together.
     var budget = 4 * bytes.size + (64 << 20)
     for frame in 0..<frames {
-      try header.withUnsafeMutableBufferPointer { try bytes.read(at: 32 + frame * frameSize, count: 24, into: $0.baseAddress!) }
+      try header.withUnsafeMutableBufferPointer {
+        try bytes.read(at: 32 + frame * frameSize, count: 24, into: $0.baseAddress!)
+      }
       let number = SQLiteReader.be32(header, 0)
       let page = try image(frame)
       let start = number == 1 ? 100 : 0
@@ -56,7 +60,9 @@ struct SQLiteWALReader {
       }
     }
     for frame in rawFrames {
-      try header.withUnsafeMutableBufferPointer { try bytes.read(at: 32 + frame * frameSize, count: 24, into: $0.baseAddress!) }
+      try header.withUnsafeMutableBufferPointer {
+        try bytes.read(at: 32 + frame * frameSize, count: 24, into: $0.baseAddress!)
+      }
       if !used.contains(SQLiteReader.be32(header, 0)) { try raw(try image(frame)) }
     }
     if (bytes.size - 32) % frameSize != 0 {
@@ -78,7 +84,9 @@ private struct WALPages {
     let cellCount = Int(page[start + 3]) << 8 | Int(page[start + 4])
     let interior = type == 0x02
     let pointers = start + (interior ? 12 : 8)
-    guard pointers + 2 * cellCount <= pageSize else { throw ContainerError.corrupt("a page has too many cells") }
+    guard pointers + 2 * cellCount <= pageSize else {
+      throw ContainerError.corrupt("a page has too many cells")
+    }
     let usable = pageSize
     for index in 0..<cellCount {
       var cursor = Int(page[pointers + 2 * index]) << 8 | Int(page[pointers + 2 * index + 1])
@@ -86,7 +94,9 @@ private struct WALPages {
       if interior { cursor += 4 }
       let size = Int(try SQLiteReader.varint(page, &cursor, limit: usable))
       if type == 0x0D { _ = try SQLiteReader.varint(page, &cursor, limit: usable) }
-      guard size >= 0, size <= SQLiteReader.maxRecord else { throw ContainerError.corrupt("a record size is out of range") }
+      guard size >= 0, size <= SQLiteReader.maxRecord else {
+        throw ContainerError.corrupt("a record size is out of range")
+      }
       let maxLocal = type == 0x0D ? usable - 35 : (usable - 12) * 64 / 255 - 23
       let minLocal = (usable - 12) * 32 / 255 - 23
       var local = size
