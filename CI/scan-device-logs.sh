@@ -5,8 +5,9 @@
 #                          [--output FILE] [--min-fragment N] LOG...
 #
 # Each LOG may be a file, a directory (walked recursively), an archive or a compressed log of any
-# name (gzip, zlib, zip, tar, tar.gz, nested: `canary scan` opens them itself, by content, and
-# names findings by their path through them, such as logs.zip!/net/app.log.gz!:12:5), or on
+# name (gzip, zlib, zip, tar, tar.gz, SQLite and -wal, binary plists, nested: `canary scan` opens
+# them itself, by content, and names findings by their path through them, such as
+# logs.zip!/net/app.log.gz!:12:5), or on
 # macOS a .logarchive (converted with `log show --archive`, because its tracev3 files are
 # compressed). The manifest is the one the UI test run wrote (`trap.canaries.manifest.jsonData()`,
 # or the manifest `canary serve` writes).

@@ -8,7 +8,8 @@ import Foundation
 /// let findings = scanner.scan(logData, source: "app.log")
 /// ```
 /// Matching works on bytes (UTF-8), never on `Character`s, so invalid UTF-8, NUL bytes and
-/// combining marks cannot hide a canary. gzip, zlib, zip and tar containers are opened (see
+/// combining marks cannot hide a canary. gzip, zlib, zip, tar, SQLite and binary plist containers
+/// are opened (see
 /// ``ContainerLimits``). Known limits: keyed hashes (HMAC with an unknown key), encryption, other
 /// compression, and values a sink splits apart are not found (fragments of at least
 /// ``ScanOptions/minFragment`` bytes are).

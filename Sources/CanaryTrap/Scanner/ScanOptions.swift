@@ -7,7 +7,7 @@ public struct ScanOptions: Sendable, Hashable {
   public var minFragment: Int?
   /// The most bytes of context an excerpt shows on each side of a match.
   public var excerptRadius: Int
-  /// Limits on what gzip, zlib, zip and tar containers may expand to (decompression bombs).
+  /// Limits on what containers (gzip, zlib, zip, tar, SQLite, property lists) may expand to.
   public var containerLimits = ContainerLimits()
 
   /// Every encoding, fragments of 16 bytes or more, 20 bytes of context.

@@ -1,5 +1,7 @@
 /// Limits that stop a decompression bomb; a container over one is reported as a failed source.
 ///
+/// They apply to every container the scanner opens (see How scanning works, Containers).
+///
 /// The defaults are far above any real log: deflate cannot expand real text more than about
 /// 1,032 times, so the ratio limit only stops compression stacked on compression, and the total
 /// only stops inputs that would take minutes to scan.
