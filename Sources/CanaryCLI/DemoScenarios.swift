@@ -132,7 +132,7 @@ extension DemoScenario {
         .requestURL(.query("session")), .requestURL(.user), .requestHeader("X-API-KEY"),
         .requestHeader("x-Acme-Session-Ref"), .requestBody(.json("user.password")),
         .responseCookie("session_id"), .responseHeader("X-Debug-Token"),
-        .responseBody(.json("access_token")), .redirect(hop: 1, .query("sig")),
+        .responseBody(.json("access_token")), .redirect(hop: 1, .query("sig302")),
       ],
       notAt: [.requestCookie("sid"), .requestCookie("device_id")]),
     run: { kinds, printing in await runInspector(kinds: kinds, printing: printing) })

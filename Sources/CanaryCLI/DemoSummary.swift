@@ -20,15 +20,15 @@ struct DemoSummary {
     init(_ location: CanaryLocation) {
       switch location {
       case .requestURL: self = .requestURL
-      case .requestHeader: self = .requestHeader
+      case .requestHeader, .requestCredential: self = .requestHeader
       case .requestCookie: self = .requestCookie
       case .requestBody: self = .requestBody
-      case .responseHeader: self = .responseHeader
+      case .responseHeader, .responseLocation: self = .responseHeader
       case .responseCookie: self = .responseCookie
       case .responseBody: self = .responseBody
       case .redirect: self = .redirect
       case .finalURL: self = .finalURL
-      case .custom: self = .other
+      case .clientHeld, .custom: self = .other
       }
     }
   }

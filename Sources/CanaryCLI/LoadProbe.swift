@@ -69,25 +69,29 @@ enum LoadProbe {
     else {
       return "wrk: not installed (apt-get install wrk); skipped"
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: wrk)
-    process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", url]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    do {
-      try process.run()
-    } catch {
-      return "wrk: could not start: \(error)"
-    }
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    let interesting = output.split(separator: "\n").filter {
-      $0.contains("Requests/sec") || $0.contains("requests in") || $0.contains("Socket errors")
-        || $0.contains("Non-2xx") || $0.contains("Latency")
-    }
-    return "wrk -t2 -c\(connections) -d\(seconds)s: "
-      + interesting.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
-      + (process.terminationStatus == 0 ? "" : " (wrk exit \(process.terminationStatus))")
+    #if os(macOS) || os(Linux)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: wrk)
+      process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", url]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardError = pipe
+      do {
+        try process.run()
+      } catch {
+        return "wrk: could not start: \(error)"
+      }
+      let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      let interesting = output.split(separator: "\n").filter {
+        $0.contains("Requests/sec") || $0.contains("requests in") || $0.contains("Socket errors")
+          || $0.contains("Non-2xx") || $0.contains("Latency")
+      }
+      return "wrk -t2 -c\(connections) -d\(seconds)s: "
+        + interesting.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+        + (process.terminationStatus == 0 ? "" : " (wrk exit \(process.terminationStatus))")
+    #else
+      return "wrk: \(ChildProcessSupport.Unavailable(tool: wrk)); skipped"
+    #endif
   }
 }

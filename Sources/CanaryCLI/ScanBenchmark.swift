@@ -216,18 +216,22 @@ enum ScanBenchmark {
       if let line = String(bytes: pattern.bytes, encoding: .utf8) { text += line + "\n" }
     }
     try Data(text.utf8).write(to: patternsFile)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: rg)
-    process.arguments = ["-F", "-f", patternsFile.path, "--count-matches", log.path]
-    process.standardOutput = FileHandle.nullDevice
-    let cpuStart = cpuSeconds(children: true)
-    let start = ContinuousClock.now
-    try process.run()
-    process.waitUntilExit()
-    let wall = seconds(ContinuousClock.now - start)
-    let cpu = cpuSeconds(children: true) - cpuStart
-    let megabytes = Double(size) / 1_048_576
-    return Rate(wall: megabytes / max(wall, 1e-9), cpu: megabytes / max(cpu, 1e-9))
+    #if os(macOS) || os(Linux)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: rg)
+      process.arguments = ["-F", "-f", patternsFile.path, "--count-matches", log.path]
+      process.standardOutput = FileHandle.nullDevice
+      let cpuStart = cpuSeconds(children: true)
+      let start = ContinuousClock.now
+      try process.run()
+      process.waitUntilExit()
+      let wall = seconds(ContinuousClock.now - start)
+      let cpu = cpuSeconds(children: true) - cpuStart
+      let megabytes = Double(size) / 1_048_576
+      return Rate(wall: megabytes / max(wall, 1e-9), cpu: megabytes / max(cpu, 1e-9))
+    #else
+      throw ChildProcessSupport.Unavailable(tool: rg)
+    #endif
   }
 
   static func which(_ tool: String) -> String? {

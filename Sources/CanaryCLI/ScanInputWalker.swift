@@ -1,3 +1,4 @@
+import CanaryTrap
 import Foundation
 
 #if canImport(Glibc)
@@ -50,7 +51,9 @@ struct ScanInputWalker {
   }
 
   private mutating func walk(_ directory: String, _ info: stat, into result: inout [Input]) {
-    guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
+    guard visited.insert([StatIdentity.key(info.st_dev), StatIdentity.key(info.st_ino)]).inserted else {
+      return
+    }
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()

@@ -33,6 +33,13 @@ struct SequentialLatencyClient {
     defer { _ = close(fd) }
     var one: Int32 = 1
     _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    #if canImport(Darwin)
+      // A server that closes early must not kill the benchmark with SIGPIPE (Linux: MSG_NOSIGNAL).
+      _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+      let sendFlags: Int32 = 0
+    #else
+      let sendFlags = Int32(MSG_NOSIGNAL)
+    #endif
     var address = sockaddr_in()
     #if canImport(Darwin)
       address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
@@ -52,7 +59,7 @@ struct SequentialLatencyClient {
     latencies.reserveCapacity(count)
     for index in 0..<count {
       let start = DispatchTime.now().uptimeNanoseconds
-      _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+      _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, sendFlags) }
       var pending: [UInt8] = []
       while !Self.isCompleteResponse(pending) {
         let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }

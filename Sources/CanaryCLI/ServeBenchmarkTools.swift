@@ -28,16 +28,20 @@ enum ServeBenchmarkTools {
 
   /// Runs `executable` with `arguments` and returns its standard output and status.
   static func run(_ executable: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    #if os(macOS) || os(Linux)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardError = pipe
+      try process.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    #else
+      throw ChildProcessSupport.Unavailable(tool: executable)
+    #endif
   }
 
   /// Runs wrk against `url` and parses its summary.
@@ -74,69 +78,71 @@ enum ServeBenchmarkTools {
     return probe.port
   }
 
-  /// nginx serving `body` on 127.0.0.1:`port` from a temporary prefix, with one worker process.
-  final class Nginx {
-    let port: UInt16
-    let directory: URL
-    let process = Process()
+  #if os(macOS) || os(Linux)
+    /// nginx serving `body` on 127.0.0.1:`port` from a temporary prefix, with one worker process.
+    final class Nginx {
+      let port: UInt16
+      let directory: URL
+      let process = Process()
 
-    init(executable: String, port: UInt16, body: String) throws {
-      self.port = port
-      directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "canary-nginx-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      let config = """
-        worker_processes 1;
-        daemon off;
-        pid \(directory.path)/nginx.pid;
-        error_log \(directory.path)/error.log;
-        events { worker_connections 1024; }
-        http {
-          access_log off;
-          keepalive_requests 1000000;
-          client_body_temp_path \(directory.path)/body;
-          proxy_temp_path \(directory.path)/proxy;
-          fastcgi_temp_path \(directory.path)/fastcgi;
-          uwsgi_temp_path \(directory.path)/uwsgi;
-          scgi_temp_path \(directory.path)/scgi;
-          server {
-            listen 127.0.0.1:\(port);
-            location / { default_type text/plain; return 200 "\(body)"; }
+      init(executable: String, port: UInt16, body: String) throws {
+        self.port = port
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+          "canary-nginx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = """
+          worker_processes 1;
+          daemon off;
+          pid \(directory.path)/nginx.pid;
+          error_log \(directory.path)/error.log;
+          events { worker_connections 1024; }
+          http {
+            access_log off;
+            keepalive_requests 1000000;
+            client_body_temp_path \(directory.path)/body;
+            proxy_temp_path \(directory.path)/proxy;
+            fastcgi_temp_path \(directory.path)/fastcgi;
+            uwsgi_temp_path \(directory.path)/uwsgi;
+            scgi_temp_path \(directory.path)/scgi;
+            server {
+              listen 127.0.0.1:\(port);
+              location / { default_type text/plain; return 200 "\(body)"; }
+            }
           }
+          """
+        let configURL = directory.appendingPathComponent("nginx.conf")
+        try Data(config.utf8).write(to: configURL)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-p", directory.path, "-c", configURL.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+      }
+
+      /// Waits until nginx answers, up to about two seconds.
+      func waitUntilListening() -> Bool {
+        for _ in 0..<200 {
+          if (try? SequentialLatencyClient(port: port).measure(count: 1)) != nil { return true }
+          if !process.isRunning { return false }
+          usleep(10_000)
         }
-        """
-      let configURL = directory.appendingPathComponent("nginx.conf")
-      try Data(config.utf8).write(to: configURL)
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = ["-p", directory.path, "-c", configURL.path]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-    }
-
-    /// Waits until nginx answers, up to about two seconds.
-    func waitUntilListening() -> Bool {
-      for _ in 0..<200 {
-        if (try? SequentialLatencyClient(port: port).measure(count: 1)) != nil { return true }
-        if !process.isRunning { return false }
-        usleep(10_000)
+        return false
       }
-      return false
-    }
 
-    /// Stops nginx (TERM, then KILL after two seconds) and removes its directory.
-    func stop() {
-      let pidFile = directory.appendingPathComponent("nginx.pid")
-      let masterFromFile = (try? String(contentsOf: pidFile, encoding: .utf8))
-        .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-      let pids = Set([process.processIdentifier] + (masterFromFile.map { [$0] } ?? []))
-      for pid in pids where pid > 0 { kill(pid, SIGTERM) }
-      for _ in 0..<200 where process.isRunning { usleep(10_000) }
-      if process.isRunning {
-        for pid in pids where pid > 0 { kill(pid, SIGKILL) }
-        process.waitUntilExit()
+      /// Stops nginx (TERM, then KILL after two seconds) and removes its directory.
+      func stop() {
+        let pidFile = directory.appendingPathComponent("nginx.pid")
+        let masterFromFile = (try? String(contentsOf: pidFile, encoding: .utf8))
+          .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let pids = Set([process.processIdentifier] + (masterFromFile.map { [$0] } ?? []))
+        for pid in pids where pid > 0 { kill(pid, SIGTERM) }
+        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        if process.isRunning {
+          for pid in pids where pid > 0 { kill(pid, SIGKILL) }
+          process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
       }
-      try? FileManager.default.removeItem(at: directory)
     }
-  }
+  #endif
 }

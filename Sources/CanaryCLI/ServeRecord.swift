@@ -77,7 +77,7 @@ struct ServeRecord: Encodable {
   }
 
   /// The request as text in the forms a planted value can take on the wire: raw, percent- and
-  /// form-decoded, and with Basic credentials decoded.
+  /// form-decoded, and with the Basic credentials of `Authorization` and `Proxy-Authorization` decoded.
   static func searchableViews(of request: RecordedRequest) -> [String] {
     let raw = String(decoding: request.raw, as: UTF8.self)
     var views = [raw]
@@ -85,7 +85,8 @@ struct ServeRecord: Encodable {
     if let formDecoded = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding {
       views.append(formDecoded)
     }
-    for value in request.headers.values(for: "Authorization") where value.lowercased().hasPrefix("basic ") {
+    let credentials = ["Authorization", "Proxy-Authorization"].flatMap { request.headers.values(for: $0) }
+    for value in credentials where value.lowercased().hasPrefix("basic ") {
       if let data = Data(base64Encoded: String(value.dropFirst(6)).trimmingCharacters(in: .whitespaces)) {
         views.append(String(decoding: data, as: UTF8.self))
       }

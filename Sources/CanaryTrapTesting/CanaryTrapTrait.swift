@@ -37,7 +37,7 @@
       let session = ScopeSession(
         title: name, configuration: configuration,
         sourceLocation: ReportSourceLocation(
-          fileID: location.fileID, filePath: location.filePath, line: location.line,
+          fileID: location.fileID, filePath: location.reportFilePath, line: location.line,
           column: location.column))
       await session.start()
       let trap = session.trap
@@ -56,6 +56,18 @@
     private func isInnermost(in test: Test) -> Bool {
       let traps = test.traits.compactMap { $0 as? CanaryTrapTrait }
       return traps.last?.identity == identity || traps.isEmpty
+    }
+  }
+
+  extension SourceLocation {
+    /// The location's file path under the name this compiler's Swift Testing gives it:
+    /// `filePath` from Swift 6.3, `_filePath` (the only spelling) in Swift 6.2.
+    var reportFilePath: String {
+      #if compiler(>=6.3)
+        filePath
+      #else
+        _filePath
+      #endif
     }
   }
 

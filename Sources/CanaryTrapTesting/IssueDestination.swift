@@ -45,7 +45,7 @@ enum IssueDestination: Sendable {
     #if canImport(Testing)
       if Test.current != nil { return .swiftTesting(site.testingLocation) }
     #endif
-    return .xctest(file: site.filePath, line: site.line)
+    return .xctest(file: site.filePath, line: site.line)  // api-floor: CallSite.filePath, not Testing's
   }
 
   /// Records one issue or failure per message.

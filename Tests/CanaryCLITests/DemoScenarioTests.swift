@@ -80,7 +80,8 @@ import Testing
       .requestURL(.user), .requestURL(.query("session")), .requestHeader("X-API-KEY"),
       .requestHeader("x-Acme-Session-Ref"), .requestBody(.json("password")),
       .requestBody(.multipartFilename("avatar")), .responseHeader("X-Debug-Token"),
-      .responseCookie("session_id"), .responseBody(.json("refresh_token")), .redirect(hop: 1, .query("sig")),
+      .responseCookie("session_id"), .responseBody(.json("refresh_token")),
+      .redirect(hop: 1, .query("sig302")),
     ] {
       #expect(leaked.contains(location), "expected \(location) to leak")
     }

@@ -4,12 +4,15 @@ extension CanaryLocation: CustomStringConvertible, LosslessStringConvertible {
     switch self {
     case .requestURL(let part): "request.url.\(part)"
     case .requestHeader(let name): "request.header[\(escape(name))]"
+    case .requestCredential(let header, let part): "request.header[\(escape(header))].basic.\(part.rawValue)"
     case .requestCookie(let name): "request.cookie[\(escape(name))]"
     case .requestBody(let part): "request.body.\(part)"
     case .responseHeader(let name): "response.header[\(escape(name))]"
     case .responseCookie(let name): "response.cookie[\(escape(name))]"
     case .responseBody(let part): "response.body.\(part)"
     case .redirect(let hop, let part): "redirect[\(hop)].location.\(part)"
+    case .responseLocation(let part): "response.location.\(part)"
+    case .clientHeld(let name): "client.held[\(escape(name))]"
     case .finalURL(let part): "final.url.\(part)"
     case .custom(let text): text
     }

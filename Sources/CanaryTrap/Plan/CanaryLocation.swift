@@ -8,22 +8,42 @@ public enum CanaryLocation: Sendable, Hashable {
   case requestURL(URLPart)
   /// A request header field, named as sent.
   case requestHeader(String)
+  /// One part of the `Basic` credentials in a request header (`Authorization` or
+  /// `Proxy-Authorization`), such as `request.header[Authorization].basic.password`: the user and
+  /// the password of one header are two places, so a report says which of them leaked.
+  case requestCredential(header: String, CredentialPart)
   /// A cookie sent in the request's `Cookie` header.
   case requestCookie(String)
   /// A part of the request body.
   case requestBody(BodyPart)
   /// A response header field, named as sent.
   case responseHeader(String)
-  /// A cookie set by a response's `Set-Cookie` header.
+  /// A cookie set by a response's `Set-Cookie` header. A cookie store sends it back in the
+  /// `Cookie` header of later requests (see ``resentAs``).
   case responseCookie(String)
   /// A part of the response body.
   case responseBody(BodyPart)
   /// A part of the `Location` URL of redirect hop `hop` (1 for the first redirect).
   case redirect(hop: Int, URLPart)
+  /// A part of the `Location` URL of a response that is not a followed redirect, such as a
+  /// `201 Created` (`response.location.query[token]`).
+  case responseLocation(URLPart)
   /// A part of the URL the transport ends on after following every redirect.
   case finalURL(URLPart)
+  /// A secret the client holds but must never send or log (a stored credential, a keychain
+  /// item, a cookie for another host), such as `client.held[signing-key]`: proven by its absence
+  /// from the wire, and reported wherever it shows up, the wire included.
+  case clientHeld(String)
   /// A location written by the user or another tool, kept verbatim.
   case custom(String)
+
+  /// A part of `Basic` credentials (`base64(user:password)`).
+  public enum CredentialPart: String, Sendable, Hashable {
+    /// The user, before the first `:`.
+    case user
+    /// The password, after the first `:`.
+    case password
+  }
 
   /// A part of a URL.
   public enum URLPart: Sendable, Hashable {
@@ -62,8 +82,22 @@ public enum CanaryLocation: Sendable, Hashable {
   /// Whether the canary travels from the app to the server (and the server proves delivery).
   public var isRequestSide: Bool {
     switch self {
-    case .requestURL, .requestHeader, .requestCookie, .requestBody: true
+    case .requestURL, .requestHeader, .requestCredential, .requestCookie, .requestBody: true
     default: false
     }
+  }
+
+  /// Where a cookie store sends this canary back: `request.cookie[name]` for
+  /// `response.cookie[name]`, nil for every other location. A leak of the re-sent `Cookie` header
+  /// is a finding of the response cookie, re-sent in this location.
+  public var resentAs: CanaryLocation? {
+    if case .responseCookie(let name) = self { return .requestCookie(name) }
+    return nil
+  }
+
+  /// What findings add after the place of a leak of a location a cookie store sends back, such
+  /// as ` (set by the response, re-sent as request.cookie[session_id])`; empty for other locations.
+  public var resentNote: String {
+    resentAs.map { " (set by the response, re-sent as \($0))" } ?? ""
   }
 }

@@ -27,6 +27,35 @@ public struct DeliveryProof: Sendable {
       : .undelivered(reason: "no request handed to the transport carried it in its URL")
   }
 
+  /// Proves that a ``CanaryLocation/responseCookie(_:)`` canary went the whole way through the
+  /// app's cookie store: the app received it in `Set-Cookie`, and a later request brought it back
+  /// in its `Cookie` header (``CanaryLocation/resentAs``) although the app was handed no request
+  /// carrying it. An app without a cookie store leaves it undelivered, saying so.
+  public static let resentByCookieStore = DeliveryProof { canary, evidence in
+    guard case .responseCookie(let name) = canary.location else {
+      return .undelivered(reason: "only a response cookie can be re-sent by a cookie store")
+    }
+    let value = canary.value
+    if evidence.sent.contains(where: { $0.headers.contains { $0.value.contains(value) } }) {
+      return .undelivered(
+        reason:
+          "a request handed to the transport already carried it, so its re-send by a cookie store is unproven"
+      )
+    }
+    let resent = evidence.received.contains { request in
+      RequestInspection(request: request).cookies.contains { $0 == (name, value) }
+    }
+    if resent { return .delivered }
+    if evidence.received.isEmpty { return .undelivered(reason: "the server received no request at all") }
+    let setCookie = evidence.returned.contains {
+      $0.headerValues("Set-Cookie").contains { $0.contains("\(name)=\(value)") }
+    }
+    return .undelivered(
+      reason: setCookie
+        ? "the app received it in Set-Cookie \(name), but no later request sent it back in request.cookie[\(name)] (the transport keeps no cookies: no cookie storage, or httpShouldSetCookies off)"
+        : "the transport never returned it in Set-Cookie \(name), and no request sent it back")
+  }
+
   /// Delivered when any of `proofs` proves it; otherwise the first proof's reason.
   public static func anyOf(_ proofs: [DeliveryProof]) -> DeliveryProof {
     DeliveryProof { canary, evidence in

@@ -21,7 +21,20 @@ enum LocationProof {
           : .undelivered(
             reason: "a fragment never leaves the client, and no request handed to the transport carried it")
       }
+      if part == .user || part == .password {
+        return seen(
+          { urlPart(part, in: $0, is: value) }, dropped: describe(part),
+          because: UserinfoEvidence(evidence).whyMissing)
+      }
       return seen({ urlPart(part, in: $0, is: value) }, dropped: describe(part))
+    case .requestCredential(let header, let part):
+      let carrying = received.filter { !$0.request.headers.values(for: header).isEmpty }
+      return seen(
+        { $0.basicCredentials(in: header)?[part] == value },
+        dropped: "the Basic \(part.rawValue) of header \(header)",
+        because: carrying.isEmpty
+          ? "the transport dropped header \(header)"
+          : "header \(header) arrived, but not with it as its Basic \(part.rawValue)")
     case .requestHeader(let name):
       return seen(
         { $0.request.headers.values(for: name).contains { $0.contains(value) } }, dropped: "header \(name)")
@@ -35,12 +48,18 @@ enum LocationProof {
     case .requestBody(let part):
       return seen({ bodyPart(part, ofRequest: $0, is: value) }, dropped: "the body's \(part)")
     case .redirect(let hop, let part):
+      // A transport with redirects off hands the 3xx to the app: its Location arrived all the same.
+      if evidence.returned.contains(where: { locationPart(part, of: $0, is: value) }) { return .delivered }
       return seen(
         { urlPart(part, in: $0, is: value) },
         dropped: "\(describe(part)) of the request following redirect \(hop)",
-        because: "the transport did not follow redirect \(hop), or changed its Location")
-    case .responseHeader, .responseCookie, .responseBody, .finalURL:
+        because:
+          "the transport neither followed redirect \(hop) nor returned its Location to the app, or changed it"
+      )
+    case .responseHeader, .responseCookie, .responseBody, .finalURL, .responseLocation:
       return responseStatus(of: canary, in: evidence)
+    case .clientHeld:
+      return HeldSecretProof.status(of: canary, in: evidence)
     case .custom:
       let anywhere = evidence.received.contains { request in
         request.target.contains(value) || String(decoding: request.body, as: UTF8.self).contains(value)
@@ -86,6 +105,11 @@ enum LocationProof {
         bodyPart(part, of: $0.body, contentType: $0.headerValues("Content-Type").first, is: value)
       }
       what = "the body's \(part)"
+    case .responseLocation(let part):
+      found =
+        returned.contains { locationPart(part, of: $0, is: value) }
+        || received(evidence).contains { urlPart(part, in: $0, is: value) }
+      what = "the Location's \(describe(part))"
     case .finalURL(let part):
       found = returned.contains { response in
         guard let url = response.url else { return false }
@@ -99,11 +123,25 @@ enum LocationProof {
       ? .delivered : .undelivered(reason: "the transport never returned it in \(what)")
   }
 
+  private static func received(_ evidence: DeliveryEvidence) -> [RequestInspection] {
+    evidence.received.map(RequestInspection.init)
+  }
+
+  /// Whether the `Location` header of `response`, resolved against its URL, holds `value` at `part`.
+  static func locationPart(_ part: CanaryLocation.URLPart, of response: ObservedResponse, is value: String)
+    -> Bool
+  {
+    response.headerValues("Location").contains { location in
+      guard let url = URL(string: location, relativeTo: response.url)?.absoluteURL else { return false }
+      return finalURLPart(part, of: url, is: value)
+    }
+  }
+
   static func urlPart(_ part: CanaryLocation.URLPart, in request: RequestInspection, is value: String) -> Bool
   {
     switch part {
-    case .user: request.basicCredentials?.user == value
-    case .password: request.basicCredentials?.password == value
+    case .user: request.basicCredentials(in: "Authorization")?.user == value
+    case .password: request.basicCredentials(in: "Authorization")?.password == value
     case .path(let index):
       request.pathSegments.indices.contains(index) && request.pathSegments[index] == value
     case .pathParameter(let name): request.pathParameters.contains { $0 == (name, value) }

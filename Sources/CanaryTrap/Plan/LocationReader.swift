@@ -11,13 +11,23 @@ struct LocationReader {
 
   mutating func readLocation() -> CanaryLocation? {
     if take("request.url.") { return readURLPart().map(CanaryLocation.requestURL) }
-    if take("request.header") { return readBracketed().map(CanaryLocation.requestHeader) }
+    if take("request.header") {
+      guard let name = readBracketed() else { return nil }
+      if take(".basic.") {
+        if take("user") { return .requestCredential(header: name, .user) }
+        if take("password") { return .requestCredential(header: name, .password) }
+        return nil
+      }
+      return .requestHeader(name)
+    }
     if take("request.cookie") { return readBracketed().map(CanaryLocation.requestCookie) }
     if take("request.body.") { return readBodyPart().map(CanaryLocation.requestBody) }
+    if take("response.location.") { return readURLPart().map(CanaryLocation.responseLocation) }
     if take("response.header") { return readBracketed().map(CanaryLocation.responseHeader) }
     if take("response.cookie") { return readBracketed().map(CanaryLocation.responseCookie) }
     if take("response.body.") { return readBodyPart().map(CanaryLocation.responseBody) }
     if take("final.url.") { return readURLPart().map(CanaryLocation.finalURL) }
+    if take("client.held") { return readBracketed().map(CanaryLocation.clientHeld) }
     if take("redirect") {
       guard let hop = readBracketed().flatMap({ Int($0) }), hop >= 0, take(".location.") else {
         return nil

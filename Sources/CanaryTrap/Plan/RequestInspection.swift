@@ -38,15 +38,13 @@ struct RequestInspection {
     }
   }
 
-  /// The user and password of a `Basic` `Authorization` header.
-  var basicCredentials: (user: String, password: String)? {
-    guard let header = request.headers["Authorization"],
-      header.lowercased().hasPrefix("basic "),
-      let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-      let text = String(data: data, encoding: .utf8)
-    else { return nil }
-    let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-    return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+  /// The user and password of the first `Basic` value of the header `name` (`Authorization` or
+  /// `Proxy-Authorization`).
+  func basicCredentials(in name: String) -> BasicCredentials? {
+    for header in request.headers.values(for: name) {
+      if let credentials = BasicCredentials(headerValue: header) { return credentials }
+    }
+    return nil
   }
 
   /// The fields of a form-urlencoded body.
@@ -82,5 +80,31 @@ struct RequestInspection {
     let name = decode(String(parts[0]), plusIsSpace: plusIsSpace)
     let value = parts.count > 1 ? decode(String(parts[1]), plusIsSpace: plusIsSpace) : ""
     return (name, value)
+  }
+}
+
+/// The user and password of a `Basic` header value (`Basic base64(user:password)`).
+struct BasicCredentials: Equatable {
+  var user: String
+  var password: String
+
+  /// Decodes `Basic …`; nil when the value is not Basic or not base64 of UTF-8.
+  init?(headerValue: String) {
+    let trimmed = headerValue.trimmingCharacters(in: .whitespaces)
+    guard trimmed.lowercased().hasPrefix("basic "),
+      let data = Data(base64Encoded: String(trimmed.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+      let text = String(data: data, encoding: .utf8)
+    else { return nil }
+    let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+    user = String(parts[0])
+    password = parts.count > 1 ? String(parts[1]) : ""
+  }
+
+  /// The user or the password.
+  subscript(part: CanaryLocation.CredentialPart) -> String {
+    switch part {
+    case .user: user
+    case .password: password
+    }
   }
 }

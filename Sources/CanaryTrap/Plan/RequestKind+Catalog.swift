@@ -3,9 +3,10 @@ extension RequestKind {
   public static var all: [RequestKind] {
     [
       getQuery, postJSON, postForm, multipartUpload, plainText, xml, basicAuthUserinfo, basicAuthHeader,
-      authHeaders, requestCookies, signIn,
+      proxyAuthorization, authHeaders, requestCookies, signIn,
     ] + redirects + [
-      redirectChain, unauthorized, serverError, responseHeader, shapes, pathParameter, fragment,
+      redirectChain, createdLocation, unauthorized, serverError, responseHeader, shapes, pathParameter,
+      fragment,
     ]
   }
 

@@ -55,7 +55,10 @@ extension RequestKind {
     let inPath = shapes.enumerated().map { index, shape in
       p.canary(shape, at: .requestURL(.path(KindPlanter.firstDataSegment + index)))
     }
-    let inQuery = shapes.map { (q: $0.rawValue, v: p.canary($0, at: .requestURL(.query($0.rawValue)))) }
+    // Query names of their own (`shape_email`): get-query already plants `query[email]`.
+    let inQuery = shapes.map { shape in
+      (q: "shape_\(shape.rawValue)", v: p.canary(shape, at: .requestURL(.query("shape_\(shape.rawValue)"))))
+    }
     var requestJSON: [String: String] = [:]
     var responseJSON: [String: String] = [:]
     for shape in shapes {

@@ -22,9 +22,9 @@ public struct RequestKind: Sendable {
   /// One sentence saying what the kind exercises.
   public let summary: String
   /// Whether the kind's server sets cookies. Such kinds run after every other kind of the matrix
-  /// has finished: a session that stores cookies may send them with, or instead of, the `Cookie`
-  /// header of other kinds' requests (FoundationNetworking replaces the app's header and ignores
-  /// the cookie's `Path`).
+  /// has finished, and send to ``KindPlanter/cookieHost``: a session that stores cookies may send
+  /// them with, or instead of, the `Cookie` header of other requests to the same host
+  /// (FoundationNetworking replaces the app's header and ignores the cookie's `Path`).
   public let setsCookies: Bool
   /// Mints the kind's canaries, scripts the server and returns the requests, sent in order.
   public let plant: @Sendable (KindPlanter) throws -> [URLRequest]
@@ -109,6 +109,23 @@ public final class KindPlanter: Sendable {
     }
     if let fragment { components.fragment = fragment }
     return components.url ?? trap.baseURL
+  }
+
+  /// The host a kind that sets cookies sends to: `localhost` when the server is on 127.0.0.1, so
+  /// that a cookie store keeps its cookies apart from every other kind's requests (see
+  /// ``RequestKind/signIn``); the server's own host otherwise.
+  public var cookieHost: String {
+    trap.baseURL.host == "127.0.0.1" ? "localhost" : (trap.baseURL.host ?? "127.0.0.1")
+  }
+
+  /// Like ``url(_:query:fragment:)``, on ``cookieHost``.
+  public func cookieURL(_ path: String, query: [(String, String)] = []) -> URL {
+    let url = self.url(path, query: query)
+    guard cookieHost != url.host,
+      var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    else { return url }
+    components.host = cookieHost
+    return components.url ?? url
   }
 
   /// A request for `url` with `method`, `headers` and `body`.

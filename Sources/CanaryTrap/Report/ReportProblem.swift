@@ -59,7 +59,7 @@ extension LeakFinding {
   /// base64-encoded, at line 3 col 17: "…excerpt…"`.
   public var message: String {
     "canary planted in \(canary.location) leaked into \(source), \(encodingPhrase),"
-      + " at line \(line) col \(column): \"\(excerpt)\""
+      + " at line \(line) col \(column)\(canary.location.resentNote): \"\(excerpt)\""
   }
 
   /// The encoding as words: `base64-encoded`, `in plain text`, `hashed (sha256-hex)`.

@@ -66,7 +66,7 @@ extension LeakReport {
     for (index, finding) in findings.enumerated() {
       lines.append(
         "  \(index + 1). \(finding.canary.location) -> \(finding.source), \(finding.encoding),"
-          + " line \(finding.line):\(finding.column)")
+          + " line \(finding.line):\(finding.column)\(finding.canary.location.resentNote)")
       lines.append("     excerpt: \(finding.excerpt)")
     }
     return lines

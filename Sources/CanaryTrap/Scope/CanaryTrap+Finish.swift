@@ -50,6 +50,8 @@ extension CanaryTrap {
       }
       await sink.end()
     }
+    findings += HeldSecretProof.wireFindings(
+      of: canaries.canaries, in: server.requests, options: configuration.scanOptions)
     let errors = state.withLock { $0.errors }
     let report = LeakReport(
       title: title, canaries: canaries.canaries, findings: findings, sources: sources,

@@ -25,6 +25,14 @@ import Testing
     (.redirect(hop: 2, .query("sig")), "redirect[2].location.query[sig]"),
     (.redirect(hop: 1, .path(0)), "redirect[1].location.path[0]"),
     (.finalURL(.query("token")), "final.url.query[token]"),
+    (.requestCredential(header: "Authorization", .user), "request.header[Authorization].basic.user"),
+    (
+      .requestCredential(header: "Proxy-Authorization", .password),
+      "request.header[Proxy-Authorization].basic.password"
+    ),
+    (.responseLocation(.query("token")), "response.location.query[token]"),
+    (.responseLocation(.path(3)), "response.location.path[3]"),
+    (.clientHeld("keychain[api-key]"), "client.held[keychain[api-key\\]]"),
   ]
 
   @Test(arguments: typed.indices)
@@ -32,6 +40,25 @@ import Testing
     let (location, text) = Self.typed[index]
     #expect(location.description == text)
     #expect(CanaryLocation(text) == location)
+  }
+
+  @Test("new location families are their own, and a response cookie is re-sent as a request cookie")
+  func newFamilies() {
+    #expect(
+      CanaryLocation.requestCredential(header: "Authorization", .user).family == "request.header.basic.user")
+    #expect(
+      CanaryLocation.requestCredential(header: "Authorization", .password).family
+        == "request.header.basic.password")
+    #expect(CanaryLocation.responseLocation(.query("t")).family == "response.location.query")
+    #expect(CanaryLocation.clientHeld("k").family == "client.held")
+    #expect(CanaryLocation.responseCookie("session_id").resentAs == .requestCookie("session_id"))
+    #expect(CanaryLocation.requestCookie("sid").resentAs == nil)
+    #expect(CanaryLocation.requestCredential(header: "Authorization", .user).isRequestSide)
+    #expect(!CanaryLocation.clientHeld("k").isRequestSide)
+    // A header with an unknown credential part stays custom, verbatim.
+    #expect(
+      CanaryLocation("request.header[Authorization].basic.token")
+        == .custom("request.header[Authorization].basic.token"))
   }
 
   @Test func namesWithBracketsAndBackslashesRoundTrip() {

@@ -41,7 +41,11 @@ struct MatrixDeliveryTests {
       "response.header[WWW-Authenticate]", "response.header[X-Debug-Token]", "response.cookie[session_id]",
       "response.body.json[access_token]", "response.body.text", "response.body.json[trace_id]",
       "redirect[1].location.query[sig]", "redirect[1].location.path[2]", "redirect[2].location.path[2]",
-      "final.url.query[code]", "final.url.path[3]",
+      "final.url.query[code]", "final.url.path[3]", "request.header[Authorization].basic.user",
+      "request.header[Authorization].basic.password", "request.header[Proxy-Authorization].basic.user",
+      "request.header[Proxy-Authorization].basic.password", "response.location.path[3]",
+      "response.location.query[token]", "redirect[1].location.query[sig307]",
+      "redirect[1].location.pathParam[ref307]",
     ]
     #expect(expected.filter { !locations.contains($0) } == [])
     for code in [301, 302, 303, 307, 308] {
@@ -56,6 +60,32 @@ struct MatrixDeliveryTests {
     #expect(shapesByPlace["request.body.json"] == fiveShapes)
     #expect(shapesByPlace["response.body.json"] == fiveShapes)
     #expect(result.allDelivered)
+  }
+
+  @Test("no location of the catalog holds two canaries, so a report always says which one leaked")
+  func everyLocationHoldsOneCanary() async {
+    let result = await CanaryTrap.matrix(
+      title: "one-per-location", configuration: .init(captureStandardStreams: false)
+    ) {
+      TestTransports.routeOnly(.urlSession(TestTransports.session()), into: $0.memoryLog())
+    }
+    let byLocation = Dictionary(grouping: result.coverage, by: \.location.description)
+    #expect(byLocation.filter { $0.value.count > 1 }.keys.sorted() == [])
+    #expect(result.coverage.count > 60)
+    // Twin: the same check catches a catalog where two kinds plant the same location.
+    let twin = RequestKind(
+      name: "get-query-twin", summary: "get-query again", plant: RequestKind.getQuery.plant)
+    let doubled = await CanaryTrap.matrix(
+      title: "two-per-location", configuration: .init(captureStandardStreams: false),
+      kinds: [.getQuery, twin]
+    ) {
+      TestTransports.routeOnly(.urlSession(TestTransports.session()), into: $0.memoryLog())
+    }
+    let doubledByLocation = Dictionary(grouping: doubled.coverage, by: \.location.description)
+    #expect(
+      doubledByLocation.filter { $0.value.count > 1 }.keys.sorted() == [
+        "request.url.query[email]", "request.url.query[session]",
+      ])
   }
 
   @Test("a transport that strips a header makes the run inconclusive, naming that canary")

@@ -22,6 +22,7 @@ final class RawClient {
     timeout.tv_usec = .init(receiveTimeout.truncatingRemainder(dividingBy: 1) * 1_000_000)
     _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     SocketShims.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
+    SocketShims.suppressBrokenPipeSignal(fd)
     let result = SocketShims.withLoopbackAddress(ipv6: ipv6, port: port) { connect(fd, $0, $1) }
     guard result == 0 else {
       let code = errno
@@ -35,15 +36,19 @@ final class RawClient {
 
   func send(_ text: String) { send(Array(text.utf8)) }
 
-  func send(_ bytes: [UInt8]) {
+  /// Sends all of `bytes`; returns 0 when they went out, else the `errno` of the failed `send`
+  /// (`EPIPE` once the peer is gone: never a `SIGPIPE`).
+  @discardableResult
+  func send(_ bytes: [UInt8]) -> Int32 {
     var offset = 0
     while offset < bytes.count {
       let count = bytes.withUnsafeBytes {
         SystemCalls.send(fd, $0.baseAddress! + offset, $0.count - offset, SocketShims.sendFlags)
       }
-      if count <= 0 { return }
+      if count <= 0 { return count < 0 ? errno : EPIPE }
       offset += count
     }
+    return 0
   }
 
   /// Reads until the peer closes or the receive timeout passes; `closed` tells which.

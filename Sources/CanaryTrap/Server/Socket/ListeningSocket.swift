@@ -15,8 +15,13 @@ struct ListeningSocket {
   /// The numeric address actually bound, read back with `getsockname`.
   let boundAddress: String
 
+  /// The pending-connection queue asked of `listen`: the platform's own `SOMAXCONN` (128 on
+  /// Darwin, 4096 in current glibc). The kernel caps a larger request at its `somaxconn` setting
+  /// without saying so, so asking for more would only promise a queue that is not there.
+  static let defaultBacklog = Int32(SOMAXCONN)
+
   /// Binds `127.0.0.1` (or `::1` when `ipv6`) on `port` (0 = ephemeral) and starts listening.
-  init(ipv6: Bool, port: UInt16, backlog: Int32 = 4096) throws {
+  init(ipv6: Bool, port: UInt16, backlog: Int32 = ListeningSocket.defaultBacklog) throws {
     let fd = socket(ipv6 ? AF_INET6 : AF_INET, SocketShims.streamType, 0)
     guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
     do {

@@ -58,6 +58,13 @@ enum SocketShims {
   static func configureStream(_ fd: Int32) throws {
     try setNonBlocking(fd)
     setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
+    suppressBrokenPipeSignal(fd)
+  }
+
+  /// Makes writing to a socket whose peer has gone fail with `EPIPE` instead of raising
+  /// `SIGPIPE` (which kills the process): `SO_NOSIGPIPE` on Darwin; Linux has no such socket
+  /// option, so every `send` there passes ``sendFlags`` (`MSG_NOSIGNAL`) instead.
+  static func suppressBrokenPipeSignal(_ fd: Int32) {
     #if canImport(Darwin)
       setOption(fd, level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
     #endif

@@ -42,7 +42,7 @@ public final class OSLogSink: LeakSink {
     guard let since = start.current else { throw SinkError.notBegun(name) }
     #if canImport(OSLog)
       if #available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *) {
-        return [.bytes(Data(try readEntries(since: since).utf8), name: name)]
+        return [.bytes(Data(try await readEntriesOnceStored(since: since).utf8), name: name)]
       }
     #endif
     _ = since
@@ -50,17 +50,53 @@ public final class OSLogSink: LeakSink {
   }
 
   #if canImport(OSLog)
+    /// The subsystem of the marker ``collect()`` logs to learn that the store has caught up.
+    static let markerSubsystem = "org.canarytrap.oslog-sink"
+    /// How long ``collect()`` waits for the store to return what was logged before it.
+    static let storeDeadline: Duration = .seconds(3)
+
+    /// Reads the entries since `since` once the store holds everything logged before this call.
+    ///
+    /// Entries reach `OSLogStore` a moment after they are logged, so a read right after the app
+    /// logged could miss them and pass as clean. This logs a unique marker and reads again (every
+    /// 50 ms) until the marker is back; past ``storeDeadline`` the sink fails instead.
     @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
-    private func readEntries(since: Date) throws -> String {
+    private func readEntriesOnceStored(since: Date) async throws -> String {
+      let marker = "canarytrap-store-marker-\(UUID().uuidString)"
+      Logger(subsystem: Self.markerSubsystem, category: "flush").log("\(marker, privacy: .public)")
+      let clock = ContinuousClock()
+      let deadline = clock.now + Self.storeDeadline
+      while true {
+        let read = try readEntries(since: since, marker: marker)
+        if read.sawMarker { return read.text }
+        guard clock.now < deadline else {
+          throw SinkError(
+            sink: name,
+            reason:
+              "OSLogStore had not returned the entries logged before the scan after \(Self.storeDeadline), "
+              + "so they could not all be scanned")
+        }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+    }
+
+    /// The entries since `since` as lines, without the marker, and whether the marker was among them.
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+    private func readEntries(since: Date, marker: String) throws -> (text: String, sawMarker: Bool) {
       do {
         let store = try OSLogStore(scope: .currentProcessIdentifier)
         var text = ""
+        var sawMarker = false
         for entry in try store.getEntries(at: store.position(date: since)) where entry.date >= since {
           guard let log = entry as? OSLogEntryLog else { continue }
+          if log.subsystem == Self.markerSubsystem {
+            if log.composedMessage == marker { sawMarker = true }
+            continue
+          }
           if let subsystem, log.subsystem != subsystem { continue }
           text += "\(log.subsystem) [\(log.category)] \(log.composedMessage)\n"
         }
-        return text
+        return (text, sawMarker)
       } catch {
         throw SinkError(sink: name, reason: "OSLogStore could not be read: \(error)")
       }
