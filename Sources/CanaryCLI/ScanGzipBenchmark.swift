@@ -12,7 +12,8 @@ enum ScanGzipBenchmark {
     canaries (default 1000) and every encoding on (best of --repeat runs, default 1). Prints MB/s
     of decompressed text for both, their ratio (the budget is at least 0.5), the findings (every
     planted canary must be found through the gzip layer) and the peak resident memory of the
-    scan (the budget is under 64 MB). Build with -c release; needs gzip on the PATH.
+    scan (the budget is under 64 MB). --keep keeps the .gz and writes manifest.json beside it, to
+    repeat the scan in a process of its own. Build with -c release; needs gzip on the PATH.
 
     """
 
@@ -74,6 +75,9 @@ enum ScanGzipBenchmark {
     let shapes: [CanaryShape] = [.token, .email, .uuid, .number, .jwt, .password]
     let canaries = (0..<count).map { index in
       Canary(value: generator.makeValue(shapes[index % shapes.count]), location: .custom("bench[\(index)]"))
+    }
+    if keep {
+      try CanaryManifest(canaries: canaries).write(to: directory.appendingPathComponent("manifest.json"))
     }
     let log = directory.appendingPathComponent("synthetic.log")
     let planted = try ScanBenchmarkCorpus.write(
