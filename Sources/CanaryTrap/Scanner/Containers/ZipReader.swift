@@ -3,8 +3,7 @@
 /// its CRC-32 and size, from the header or from a data descriptor, zip64 sizes included), then
 /// the central directory up to its end record.
 ///
-/// Not read: encrypted members, methods other than stored and deflate, and stored members whose
-/// size only a data descriptor gives; each is reported failed.
+/// Not read: encrypted members and methods other than stored and deflate; each is reported failed.
 struct ZipReader {
   let reader: ByteReader
   let budget: ExpansionBudget
@@ -72,10 +71,20 @@ struct ZipReader {
     if path.hasSuffix("/"), !hasDescriptor, compressedSize == 0 { return }  // a directory
     var crc: UInt32
     var produced: Int
-    if method == 0 {
-      guard !hasDescriptor else {
-        throw ContainerError.unsupported("stored member \(path) whose size only a data descriptor gives")
+    var descriptorIsZip64 = zip64 != nil
+    if method == 0, hasDescriptor {
+      let member = DescriptorEndedSource(reader, path: path)
+      try scanner.expandMember(member, name: memberName, depth: depth)
+      let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+      defer { scratch.deallocate() }
+      while try member.read(into: scratch, count: 4096) > 0 {}
+      (crc, produced) = (member.crc.value, member.produced)
+      if try reader.ensure(16) {
+        let descriptor = UnsafeBufferPointer(start: reader.buffer + reader.position, count: 16)
+        let narrow = Self.le32(descriptor, 8) == produced && Self.le32(descriptor, 12) == produced
+        descriptorIsZip64 = descriptorIsZip64 || !narrow
       }
+    } else if method == 0 {
       let member = CheckedStoredSource(
         BoundedSource(reader, length: compressedSize, what: "zip member \(path)"))
       try scanner.expandMember(member, name: memberName, depth: depth)
@@ -99,7 +108,7 @@ struct ZipReader {
       var first = try uint32("a data descriptor")
       if first == Self.descriptor { first = try uint32("a data descriptor") }
       expectedCRC = first
-      if zip64 != nil {
+      if descriptorIsZip64 {
         _ = try uint64("a data descriptor")
         expectedSize = Int(truncatingIfNeeded: try uint64("a data descriptor"))
       } else {
@@ -207,5 +216,60 @@ final class CheckedStoredSource: ByteSource {
     let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
     defer { scratch.deallocate() }
     while try read(into: scratch, count: 4096) > 0 {}
+  }
+}
+
+/// A stored zip member whose size only its data descriptor gives (as python's zipfile writes to a
+/// pipe): its bytes run up to the first `PK\u{7}\u{8}` followed by the CRC-32 and sizes of exactly
+/// the bytes before it (32-bit or zip64 sizes). The reader is left at that descriptor.
+final class DescriptorEndedSource: ByteSource {
+  private let reader: ByteReader
+  private let path: String
+  private(set) var crc = CRC32()
+  private(set) var produced = 0
+  private var ended = false
+  /// Bytes kept unread so a descriptor is always whole when it is checked.
+  private static let lookahead = 24
+
+  init(_ reader: ByteReader, path: String) {
+    self.reader = reader
+    self.path = path
+  }
+
+  func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+    guard !ended else { return 0 }
+    while true {
+      _ = try reader.ensure(Self.lookahead)
+      let available = reader.available
+      let base = reader.buffer + reader.position
+      if available >= 16, isDescriptor(base, available) {
+        ended = true
+        return 0
+      }
+      guard available > 0 else {
+        throw ContainerError.truncated("the zip ends inside stored member \(path) before its data descriptor")
+      }
+      // Emit up to the next possible signature (never the lookahead, unless the input ends).
+      let limit = min(count, available < Self.lookahead ? available : available - Self.lookahead + 1)
+      var length = 1
+      while length < limit, !(base[length] == 0x50 && base[length + 1] == 0x4B) { length += 1 }
+      pointer.update(from: base, count: length)
+      crc.update(base, count: length)
+      produced += length
+      reader.position += length
+      return length
+    }
+  }
+
+  private func isDescriptor(_ bytes: UnsafeMutablePointer<UInt8>, _ available: Int) -> Bool {
+    guard bytes[0] == 0x50, bytes[1] == 0x4B, bytes[2] == 7, bytes[3] == 8 else { return false }
+    let field = { (offset: Int, size: Int) -> UInt64 in
+      var value: UInt64 = 0
+      for index in (0..<size).reversed() { value = value << 8 | UInt64(bytes[offset + index]) }
+      return value
+    }
+    guard field(4, 4) == UInt64(crc.value) else { return false }
+    if field(8, 4) == UInt64(produced), field(12, 4) == UInt64(produced) { return true }
+    return available >= 24 && field(8, 8) == UInt64(produced) && field(16, 8) == UInt64(produced)
   }
 }
