@@ -72,8 +72,12 @@ final class ContainerScanner {
     switch kind {
     case .gzip: try expand(ByteReader(GzipSource(reader, budget: budget)), name: name + "!", depth: depth + 1)
     case .zlib: try expand(ByteReader(ZlibSource(reader, budget: budget)), name: name + "!", depth: depth + 1)
-    case .tar: try TarReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
-    case .zip: try ZipReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
+    case .tar:
+      try TarReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
+      try drainRest(reader)
+    case .zip:
+      try ZipReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
+      try drainRest(reader)
     case .sqlite, .sqliteWAL:
       let bytes: any RandomAccessBytes
       if depth == 0, reader.offset == 0, let topLevelFile {
@@ -106,6 +110,12 @@ final class ContainerScanner {
     clean = String(
       String.UnicodeScalarView(clean.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
     return parent.hasSuffix("!") ? parent + "/" + clean : parent + "!/" + clean
+  }
+
+  /// Reads what follows an archive's end (tar record padding), so the stream it sits in is read
+  /// to its own end and checked (a gzip's CRC-32).
+  private func drainRest(_ reader: ByteReader) throws {
+    while try reader.skip(1 << 20) > 0 {}
   }
 
   private func readWhole(_ reader: ByteReader) throws -> [UInt8] {
