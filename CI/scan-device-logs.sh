@@ -4,17 +4,20 @@
 #   CI/scan-device-logs.sh --manifest canaries.json [--format text|json|junit|sarif|html]
 #                          [--output FILE] [--min-fragment N] LOG...
 #
-# Each LOG may be a file, a directory (walked recursively), a .tar.gz/.tgz/.tar or .zip archive
-# (extracted into a temporary directory), or on macOS a .logarchive (converted with
-# `log show --archive`, because its tracev3 files are compressed). The manifest is the one the UI
-# test run wrote (`trap.canaries.manifest.jsonData()`, or the manifest `canary serve` writes).
+# Each LOG may be a file, a directory (walked recursively), an archive or a compressed log of any
+# name (gzip, zlib, zip, tar, tar.gz, SQLite and -wal, binary plists, nested: `canary scan` opens
+# them itself, by content, and names findings by their path through them, such as
+# logs.zip!/net/app.log.gz!:12:5), or on
+# macOS a .logarchive (converted with `log show --archive`, because its tracev3 files are
+# compressed). The manifest is the one the UI test run wrote (`trap.canaries.manifest.jsonData()`,
+# or the manifest `canary serve` writes).
 #
 # Exit status is `canary scan`'s: 0 no leak, 1 leaks found, 2 error, 3 inconclusive (nothing scanned).
 # Set CANARY to the canary executable to use; by default `canary` from PATH, else `swift run canary`.
 set -euo pipefail
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -65,24 +68,6 @@ for input in "${inputs[@]}"; do
         echo "scan-device-logs: $input is a logarchive; 'log show' is only on macOS, scanning its raw files" >&2
         paths+=("$input")
       fi
-      ;;
-    *.tar.gz|*.tgz|*.tar)
-      dir="$work/$index-$(basename "$input")"
-      mkdir -p "$dir"
-      tar -xf "$input" -C "$dir" || { echo "scan-device-logs: cannot extract $input" >&2; exit 2; }
-      paths+=("$dir")
-      ;;
-    *.zip)
-      dir="$work/$index-$(basename "$input")"
-      mkdir -p "$dir"
-      if command -v unzip >/dev/null 2>&1; then
-        unzip -q "$input" -d "$dir" || { echo "scan-device-logs: cannot extract $input" >&2; exit 2; }
-      elif command -v ditto >/dev/null 2>&1; then
-        ditto -x -k "$input" "$dir" || { echo "scan-device-logs: cannot extract $input" >&2; exit 2; }
-      else
-        python3 -m zipfile -e "$input" "$dir" || { echo "scan-device-logs: cannot extract $input" >&2; exit 2; }
-      fi
-      paths+=("$dir")
       ;;
     *)
       paths+=("$input")

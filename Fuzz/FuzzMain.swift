@@ -5,7 +5,7 @@
 #endif
 
 /// The target chosen by the environment variable `CANARY_FUZZ_TARGET` (http, multipart, manifest,
-/// scanner); one binary holds every target so CI compiles the package once.
+/// scanner, gzip, zlib, zip, tar, sqlite, wal, bplist); one binary holds every target so CI compiles the package once.
 let selectedFuzzTarget: ([UInt8]) -> Void = {
   let name = getenv("CANARY_FUZZ_TARGET").map { String(cString: $0) } ?? ""
   switch name {
@@ -13,8 +13,17 @@ let selectedFuzzTarget: ([UInt8]) -> Void = {
   case "multipart": return fuzzMultipart
   case "manifest": return fuzzManifest
   case "scanner": return fuzzScanner
+  case "gzip": return fuzzContainer(.gzip)
+  case "zlib": return fuzzContainer(.zlib)
+  case "zip": return fuzzContainer(.zip)
+  case "tar": return fuzzContainer(.tar)
+  case "sqlite": return fuzzContainer(.sqlite)
+  case "wal": return fuzzContainer(.sqliteWAL)
+  case "bplist": return fuzzContainer(.binaryPropertyList)
   default:
-    fputs("set CANARY_FUZZ_TARGET to http, multipart, manifest or scanner\n", stderr)
+    fputs(
+      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, zip, tar, sqlite, wal or bplist\n",
+      stderr)
     exit(2)
   }
 }()

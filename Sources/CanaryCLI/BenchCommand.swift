@@ -9,6 +9,9 @@ enum BenchCommand {
 
   static let benchmarks: [Benchmark] = [
     Benchmark(name: "scan", abstract: "Scanner throughput against ripgrep.", run: ScanBenchmark.run),
+    Benchmark(
+      name: "scan-gzip", abstract: "Scanning a .gz log against gzip -dc > /dev/null.",
+      run: ScanGzipBenchmark.run),
     Benchmark(name: "serve", abstract: "Loopback server requests/s under wrk.", run: ServeBenchmark.run),
     Benchmark(
       name: "soak", abstract: "canary serve's memory and latency under wrk, a flood and slowloris.",

@@ -39,7 +39,7 @@ struct ScanExitCodeTests {
   /// Runs `canary scan` with `arguments` and `input` on standard input.
   static func scan(_ arguments: [String], input: Data = Data()) throws -> (status: Int32, error: String) {
     let process = Process()
-    process.executableURL = try #require(ServeBinary.url)
+    process.executableURL = try #require(CanaryExecutableLookup.shared.url)
     process.arguments = ["scan"] + arguments
     let stdin = Pipe()
     let stdout = Pipe()
@@ -59,7 +59,7 @@ struct ScanExitCodeTests {
     return (process.terminationStatus, String(decoding: collected.current, as: UTF8.self))
   }
 
-  static let enabled = ServeBinary.url != nil
+  static let enabled = CanaryExecutableLookup.shared.url != nil
 
   @Test("0: a file that holds no canary", .enabled(if: enabled, "needs the canary executable"))
   func cleanIsZero() throws {
@@ -139,20 +139,13 @@ struct ScanExitCodeTests {
     let noCanary = try Workspace(manifest: #"{"version":1,"canaries":[]}"#)
     defer { noCanary.remove() }
     let log = try workspace.write("app.log", "GET / 200\n")
-    // Issue #12 asks for these; `canary scan` still exits 0 on them at the time of writing. The
-    // known issue stops being recorded once it is fixed, and this test then fails: remove the
-    // `withKnownIssue` wrapper then.
     let emptyFile = try Self.scan(["--manifest", workspace.manifest, empty]).status
     let emptyInput = try Self.scan(["--manifest", workspace.manifest, "-"]).status
     let withoutCanary = try Self.scan(["--manifest", noCanary.manifest, log]).status
-    withKnownIssue("issue #12: canary scan exits 0 when nothing was looked at") {
-      #expect(emptyFile != 0, "an empty file")
-      #expect(emptyInput != 0, "empty standard input")
-      #expect(withoutCanary == 2, "a manifest without canaries")
-    } matching: { issue in
-      issue.comments.contains {
-        ["an empty file", "empty standard input", "a manifest without canaries"].contains($0.rawValue)
-      }
-    }
+    #expect(emptyFile == 3, "an empty file is inconclusive")
+    #expect(emptyInput == 3, "empty standard input is inconclusive")
+    #expect(withoutCanary == 2, "a manifest without canaries is bad input")
+    // Twin: the same manifest and a file with bytes in it is judged (clean), not inconclusive.
+    #expect(try Self.scan(["--manifest", workspace.manifest, log]).status == 0)
   }
 }

@@ -8,8 +8,10 @@ import Foundation
 /// let findings = scanner.scan(logData, source: "app.log")
 /// ```
 /// Matching works on bytes (UTF-8), never on `Character`s, so invalid UTF-8, NUL bytes and
-/// combining marks cannot hide a canary. Known limits: keyed hashes (HMAC with an unknown key),
-/// encryption, compression, and values a sink splits apart are not found (fragments of at least
+/// combining marks cannot hide a canary. gzip, zlib, zip, tar, SQLite and binary plist containers
+/// are opened (see
+/// ``ContainerLimits``). Known limits: keyed hashes (HMAC with an unknown key), encryption, other
+/// compression, and values a sink splits apart are not found (fragments of at least
 /// ``ScanOptions/minFragment`` bytes are).
 public final class LeakScanner: Sendable {
   /// The canaries searched for.
@@ -55,6 +57,7 @@ public final class LeakScanner: Sendable {
   /// Scans a sink's content; a file that cannot be read yields no findings and a `.failed`
   /// source naming the reason. The source counts the findings the cap left out.
   public func scan(_ content: SinkContent) -> (findings: [LeakFinding], source: ScannedSource) {
+    if let expanded = scanContainer(content) { return expanded }
     switch content.storage {
     case .bytes(let data):
       let result = scanCounted(data, source: content.name)

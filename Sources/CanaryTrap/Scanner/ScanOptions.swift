@@ -10,6 +10,8 @@ public struct ScanOptions: Sendable, Hashable {
   /// The most findings kept for one canary in one source (at least 1); further matches are only
   /// counted, in ``ScannedSource/omittedFindings``, so a log full of one canary stays bounded.
   public var maxFindingsPerCanary: Int
+  /// Limits on what containers (gzip, zlib, zip, tar, SQLite, property lists) may expand to.
+  public var containerLimits = ContainerLimits()
 
   /// The shortest fragment ever searched: 8 bytes. Shorter runs of a random value turn up by
   /// chance in ordinary logs (4 bytes gave 52,002 false leaks in a clean 10 MB log).

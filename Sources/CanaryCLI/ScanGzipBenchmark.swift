@@ -1,0 +1,163 @@
+import CanaryTrap
+import Foundation
+
+/// `canary bench scan-gzip`: scanning a gzip-compressed log against `gzip -dc > /dev/null` on the
+/// same file in the same run, with the peak memory of the scan.
+enum ScanGzipBenchmark {
+  static let help = """
+    USAGE: canary bench scan-gzip [--size MB] [--count N] [--repeat N] [--keep]
+
+    Writes the synthetic log of 'canary bench scan' (MB megabytes, default 1024), compresses it
+    with 'gzip -6', then times 'gzip -dc FILE > /dev/null' and a scan of the .gz file with N
+    canaries (default 1000) and every encoding on (best of --repeat runs, default 1). Prints MB/s
+    of decompressed text for both, their ratio (the budget is at least 0.5), the findings (every
+    planted canary must be found through the gzip layer) and the peak resident memory of the
+    scan (the budget is under 64 MB). --keep keeps the .gz and writes manifest.json beside it, to
+    repeat the scan in a process of its own. Build with -c release; needs gzip on the PATH.
+
+    """
+
+  static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
+    var megabytes = 1024
+    var count = 1000
+    var repeats = 1
+    var keep = false
+    var index = 0
+    while index < arguments.count {
+      let next = index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
+      switch arguments[index] {
+      case "--help", "-h":
+        io.writeOutput(help)
+        return ExitStatus.success
+      case "--size":
+        guard let next, next > 0 else { return usage("--size needs a positive number of MB", io) }
+        megabytes = next
+        index += 1
+      case "--count":
+        guard let next, next >= 6 else { return usage("--count needs a number of at least 6", io) }
+        count = next
+        index += 1
+      case "--repeat":
+        guard let next, next > 0 else { return usage("--repeat needs a positive number", io) }
+        repeats = next
+        index += 1
+      case "--keep": keep = true
+      default: return usage("unknown option '\(arguments[index])'", io)
+      }
+      index += 1
+    }
+    guard let gzip = ScanBenchmark.which("gzip") else {
+      io.writeError("canary bench scan-gzip: gzip is not on the PATH; nothing was measured\n")
+      return ExitStatus.usage
+    }
+    do {
+      try measure(megabytes: megabytes, count: count, repeats: repeats, keep: keep, gzip: gzip, io: io)
+      return ExitStatus.success
+    } catch {
+      io.writeError("canary bench scan-gzip: \(error)\n")
+      return ExitStatus.usage
+    }
+  }
+
+  static func usage(_ message: String, _ io: CommandIO) -> Int32 {
+    io.writeError("canary bench scan-gzip: \(message); see 'canary bench scan-gzip --help'\n")
+    return ExitStatus.usage
+  }
+
+  static func measure(megabytes: Int, count: Int, repeats: Int, keep: Bool, gzip: String, io: CommandIO)
+    throws
+  {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "canary-bench-scan-gzip-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { if !keep { try? FileManager.default.removeItem(at: directory) } }
+    let generator = CanaryGenerator()
+    let shapes: [CanaryShape] = [.token, .email, .uuid, .number, .jwt, .password]
+    let canaries = (0..<count).map { index in
+      Canary(value: generator.makeValue(shapes[index % shapes.count]), location: .custom("bench[\(index)]"))
+    }
+    if keep {
+      try CanaryManifest(canaries: canaries).write(to: directory.appendingPathComponent("manifest.json"))
+    }
+    let log = directory.appendingPathComponent("synthetic.log")
+    let planted = try ScanBenchmarkCorpus.write(
+      to: log, megabytes: megabytes, plants: ScanBenchmark.plantTexts(canaries))
+    let size = try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int ?? 0
+    let compressed = directory.appendingPathComponent("synthetic.log.gz")
+    try shell(gzip, ["-6", "-c", log.path], output: compressed)
+    try? FileManager.default.removeItem(at: log)
+    let stored = try FileManager.default.attributesOfItem(atPath: compressed.path)[.size] as? Int ?? 0
+    io.writeOutput(
+      "corpus: \(size >> 20) MB of log, \(stored >> 20) MB as gzip -6; \(planted.count) canaries planted; "
+        + "best of \(repeats)\n")
+    _ = try shellRate(gzip, compressed, size)  // warm the page cache
+    let megabytesOut = Double(size) / 1_048_576
+    var gzipRate = ScanBenchmark.Rate(wall: 0, cpu: 0)
+    for _ in 0..<repeats {
+      let rate = try shellRate(gzip, compressed, size)
+      gzipRate.wall = max(gzipRate.wall, rate.wall)
+      gzipRate.cpu = max(gzipRate.cpu, rate.cpu)
+    }
+    let scanner = LeakScanner(canaries: canaries)
+    ScanBenchmark.resetPeakMemory()
+    var scanRate = ScanBenchmark.Rate(wall: 0, cpu: 0)
+    var found = 0
+    var status = ""
+    for _ in 0..<repeats {
+      let cpuStart = ScanBenchmark.cpuSeconds(children: false)
+      let start = ContinuousClock.now
+      let result = scanner.scan(.file(compressed, name: "synthetic.log.gz"))
+      let wall = ScanBenchmark.seconds(ContinuousClock.now - start)
+      let cpu = ScanBenchmark.cpuSeconds(children: false) - cpuStart
+      scanRate.wall = max(scanRate.wall, megabytesOut / max(wall, 1e-9))
+      scanRate.cpu = max(scanRate.cpu, megabytesOut / max(cpu, 1e-9))
+      found = Set(result.findings.map(\.canary)).count
+      status = "\(result.source.status)"
+    }
+    let peak = ScanBenchmark.peakMemoryMB()
+    let ratioWall = scanRate.wall / max(gzipRate.wall, 0.001)
+    let ratioCPU = scanRate.cpu / max(gzipRate.cpu, 0.001)
+    var line = ScanBenchmark.pad(gzipRate.wall, 13) + " (" + ScanBenchmark.pad(gzipRate.cpu, 4) + ")  "
+    line += ScanBenchmark.pad(scanRate.wall, 9) + " (" + ScanBenchmark.pad(scanRate.cpu, 4) + ")  "
+    line += ScanBenchmark.pad(ratioWall, 5) + "x (" + ScanBenchmark.pad(ratioCPU, 4) + "x)  "
+    line +=
+      ScanBenchmark.pad("\(found)/\(planted.count)", 14) + "  " + ScanBenchmark.pad(peak, 11) + "  " + status
+    io.writeOutput(
+      "MB/s of decompressed text, wall clock (cpu)\n"
+        + "gzip -dc MB/s (cpu)  scan MB/s (cpu)  ratio (cpu)  canaries found  peak RSS MB  source\n" + line
+        + "\n")
+  }
+
+  /// Runs `tool` with `arguments`, its standard output into `output`.
+  static func shell(_ tool: String, _ arguments: [String], output: URL) throws {
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: output)
+    defer { try? handle.close() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    process.standardOutput = handle
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw CocoaError(
+        .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments) failed"])
+    }
+  }
+
+  /// Times `gzip -dc FILE > /dev/null`.
+  static func shellRate(_ gzip: String, _ file: URL, _ size: Int) throws -> ScanBenchmark.Rate {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: gzip)
+    process.arguments = ["-dc", file.path]
+    process.standardOutput = FileHandle.nullDevice
+    let cpuStart = ScanBenchmark.cpuSeconds(children: true)
+    let start = ContinuousClock.now
+    try process.run()
+    process.waitUntilExit()
+    let wall = ScanBenchmark.seconds(ContinuousClock.now - start)
+    let cpu = ScanBenchmark.cpuSeconds(children: true) - cpuStart
+    let megabytes = Double(size) / 1_048_576
+    return ScanBenchmark.Rate(wall: megabytes / max(wall, 1e-9), cpu: megabytes / max(cpu, 1e-9))
+  }
+}

@@ -1,0 +1,262 @@
+/// Random access to the bytes of a database or WAL file.
+protocol RandomAccessBytes {
+  /// The size in bytes.
+  var size: Int { get }
+  /// Copies `count` bytes at `offset` into `pointer`; throws when they are not all there.
+  func read(at offset: Int, count: Int, into pointer: UnsafeMutablePointer<UInt8>) throws
+}
+
+/// Bytes held in memory as random-access bytes.
+struct InMemoryBytes: RandomAccessBytes {
+  let bytes: [UInt8]
+  var size: Int { bytes.count }
+  func read(at offset: Int, count: Int, into pointer: UnsafeMutablePointer<UInt8>) throws {
+    guard offset >= 0, count >= 0, offset + count <= bytes.count else {
+      throw ContainerError.truncated(
+        "a read of \(count) bytes at \(offset) is past the end (\(bytes.count) bytes)")
+    }
+    bytes.withUnsafeBufferPointer { pointer.update(from: $0.baseAddress! + offset, count: count) }
+  }
+}
+
+/// Reads the rows of an SQLite 3 database file (the SQLite file format document): the schema on
+/// page 1, then every table's b-tree from its root page (table and WITHOUT ROWID index pages),
+/// each row's record decoded with values split across overflow pages put back together. Each
+/// row becomes one line of text (values separated by tabs) of a source named
+/// `db!/TABLE`; pages no table reaches (free pages that may keep deleted rows) are scanned raw as
+/// `db!/(unreached pages)`.
+struct SQLiteReader {
+  let bytes: any RandomAccessBytes
+  let name: String
+  /// The largest record put back together (64 MiB); a larger one is over a limit.
+  static let maxRecord = 64 << 20
+
+  private(set) var pageSize = 0
+  private(set) var usable = 0
+  private(set) var pageCount = 0
+
+  init(bytes: any RandomAccessBytes, name: String) throws {
+    self.bytes = bytes
+    self.name = name
+    var header = [UInt8](repeating: 0, count: 100)
+    try header.withUnsafeMutableBufferPointer { try bytes.read(at: 0, count: 100, into: $0.baseAddress!) }
+    let raw = Int(header[16]) << 8 | Int(header[17])
+    pageSize = raw == 1 ? 65536 : raw
+    guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else {
+      throw ContainerError.corrupt("the SQLite header gives page size \(raw)")
+    }
+    usable = pageSize - Int(header[20])
+    guard usable >= 480 else {
+      throw ContainerError.corrupt("the SQLite header reserves too many bytes per page")
+    }
+    guard bytes.size % pageSize == 0 else {
+      throw ContainerError.truncated(
+        "the database is \(bytes.size) bytes, not a whole number of \(pageSize)-byte pages")
+    }
+    pageCount = bytes.size / pageSize
+  }
+
+  func page(_ number: Int) throws -> [UInt8] {
+    guard number >= 1, number <= pageCount else {
+      throw ContainerError.corrupt("a page number \(number) is outside the database's \(pageCount) pages")
+    }
+    var page = [UInt8](repeating: 0, count: pageSize)
+    try page.withUnsafeMutableBufferPointer {
+      try bytes.read(at: (number - 1) * pageSize, count: pageSize, into: $0.baseAddress!)
+    }
+    return page
+  }
+
+  /// Calls `row` for every row of every table, `table` once before each table's rows, and
+  /// `unreached` with every page no b-tree reached.
+  func read(
+    table: (String) throws -> Void, row: ([SQLiteValue]) throws -> Void, unreached: ([UInt8]) throws -> Void
+  ) throws {
+    var visited = Set<Int>()
+    var tables: [(String, Int)] = []
+    try walk(root: 1, visited: &visited) { values in
+      if values.count >= 4, case .text(let type) = values[0],
+        String(decoding: type, as: UTF8.self) == "table",
+        case .text(let tableName) = values[1], case .integer(let root) = values[3], root > 0
+      {
+        tables.append((String(decoding: tableName, as: UTF8.self), Int(root)))
+      }
+    }
+    for (tableName, root) in tables {
+      try table(tableName)
+      try walk(root: root, visited: &visited, row: row)
+    }
+    for number in 1...max(pageCount, 1) where !visited.contains(number) && number <= pageCount {
+      try unreached(try page(number))
+    }
+  }
+
+  /// Visits the b-tree at `root` depth first, calling `row` with each record in key order.
+  func walk(root: Int, visited: inout Set<Int>, row: ([SQLiteValue]) throws -> Void) throws {
+    var stack = [root]
+    var order: [Int] = []
+    // Depth-first with an explicit stack; children are pushed in reverse to keep key order.
+    while let number = stack.popLast() {
+      guard visited.insert(number).inserted else {
+        throw ContainerError.corrupt("page \(number) is reached twice (a loop in the b-tree)")
+      }
+      order.append(number)
+      let page = try page(number)
+      let start = number == 1 ? 100 : 0
+      let type = page[start]
+      let cellCount = Int(page[start + 3]) << 8 | Int(page[start + 4])
+      let interior = type == 0x02 || type == 0x05
+      guard [0x02, 0x05, 0x0A, 0x0D].contains(type) else {
+        throw ContainerError.corrupt("page \(number) is not a b-tree page (type \(type))")
+      }
+      let pointers = start + (interior ? 12 : 8)
+      guard pointers + 2 * cellCount <= usable else {
+        throw ContainerError.corrupt("page \(number) has too many cells")
+      }
+      var children: [Int] = []
+      for index in 0..<cellCount {
+        let offset = Int(page[pointers + 2 * index]) << 8 | Int(page[pointers + 2 * index + 1])
+        guard offset < usable else {
+          throw ContainerError.corrupt("a cell of page \(number) points past the page")
+        }
+        var cursor = offset
+        if interior {
+          guard cursor + 4 <= usable else {
+            throw ContainerError.corrupt("a cell of page \(number) is cut short")
+          }
+          children.append(Self.be32(page, cursor))
+          cursor += 4
+          if type == 0x05 { continue }
+        }
+        let payloadSize = try Self.varint(page, &cursor, limit: usable)
+        if type == 0x0D { _ = try Self.varint(page, &cursor, limit: usable) }
+        let payload = try assemble(
+          page: page, at: cursor, size: Int(payloadSize), table: type == 0x0D, visited: &visited)
+        try row(try Self.record(payload))
+      }
+      if interior {
+        children.append(Self.be32(page, start + 8))
+        stack.append(contentsOf: children.reversed())
+      }
+    }
+    _ = order
+  }
+
+  /// A cell's whole payload: its bytes on the page, then its overflow chain.
+  private func assemble(page: [UInt8], at offset: Int, size: Int, table: Bool, visited: inout Set<Int>) throws
+    -> [UInt8]
+  {
+    guard size >= 0, size <= Self.maxRecord else {
+      throw ContainerError.overLimit("a record of \(size) bytes is over \(Self.maxRecord)")
+    }
+    let maxLocal = table ? usable - 35 : (usable - 12) * 64 / 255 - 23
+    let minLocal = (usable - 12) * 32 / 255 - 23
+    var local = size
+    if size > maxLocal {
+      let k = minLocal + (size - minLocal) % (usable - 4)
+      local = k <= maxLocal ? k : minLocal
+    }
+    guard offset + local <= usable else {
+      throw ContainerError.corrupt("a cell runs past the end of its page")
+    }
+    var payload = Array(page[offset..<(offset + local)])
+    guard local < size else { return payload }
+    guard offset + local + 4 <= usable else {
+      throw ContainerError.corrupt("a cell's overflow pointer runs past its page")
+    }
+    var next = Self.be32(page, offset + local)
+    while payload.count < size {
+      guard next != 0 else { throw ContainerError.corrupt("an overflow chain ends before its record does") }
+      guard visited.insert(next).inserted else { throw ContainerError.corrupt("an overflow chain loops") }
+      let overflow = try self.page(next)
+      let take = min(usable - 4, size - payload.count)
+      payload += overflow[4..<(4 + take)]
+      next = Self.be32(overflow, 0)
+    }
+    return payload
+  }
+
+  /// The values of a record (header of serial types, then the body).
+  static func record(_ payload: [UInt8]) throws -> [SQLiteValue] {
+    var cursor = 0
+    let headerSize = Int(try varint(payload, &cursor, limit: payload.count))
+    guard headerSize >= cursor, headerSize <= payload.count else {
+      throw ContainerError.corrupt("a record header runs past its record")
+    }
+    var types: [Int64] = []
+    while cursor < headerSize { types.append(try varint(payload, &cursor, limit: headerSize)) }
+    var body = headerSize
+    var values: [SQLiteValue] = []
+    for type in types {
+      let length: Int
+      switch type {
+      case 0, 8, 9: length = 0
+      case 1, 2, 3, 4: length = Int(type)
+      case 5: length = 6
+      case 6, 7: length = 8
+      case 10, 11: throw ContainerError.corrupt("a record uses reserved serial type \(type)")
+      default: length = type < 12 ? -1 : Int((type - 12) / 2)
+      }
+      guard length >= 0, length <= payload.count - body else {
+        throw ContainerError.corrupt("a record's values run past it")
+      }
+      let field = payload[body..<(body + length)]
+      switch type {
+      case 0: values.append(.null)
+      case 8: values.append(.integer(0))
+      case 9: values.append(.integer(1))
+      case 1...6:
+        var value = Int64(Int8(bitPattern: field.first!))
+        for byte in field.dropFirst() { value = value << 8 | Int64(byte) }
+        values.append(.integer(value))
+      case 7:
+        var bits: UInt64 = 0
+        for byte in field { bits = bits << 8 | UInt64(byte) }
+        values.append(.real(Double(bitPattern: bits)))
+      default:
+        values.append(type % 2 == 0 ? .blob(Array(field)) : .text(Array(field)))
+      }
+      body += length
+    }
+    return values
+  }
+
+  static func varint(_ bytes: [UInt8], _ cursor: inout Int, limit: Int) throws -> Int64 {
+    var value: Int64 = 0
+    for index in 0..<9 {
+      guard cursor < min(limit, bytes.count) else {
+        throw ContainerError.corrupt("a varint runs past its bounds")
+      }
+      let byte = bytes[cursor]
+      cursor += 1
+      if index == 8 { return value << 8 | Int64(byte) }
+      value = value << 7 | Int64(byte & 0x7F)
+      if byte & 0x80 == 0 { return value }
+    }
+    return value
+  }
+
+  static func be32(_ bytes: [UInt8], _ offset: Int) -> Int {
+    Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+      | Int(bytes[offset + 3])
+  }
+}
+
+/// One value of an SQLite record.
+enum SQLiteValue: Equatable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text([UInt8])
+  case blob([UInt8])
+
+  /// The bytes a row's line shows for it: text and blobs as stored, numbers in decimal.
+  var lineBytes: [UInt8] {
+    switch self {
+    case .null: []
+    case .integer(let value): Array(String(value).utf8)
+    case .real(let value): Array(String(value).utf8)
+    case .text(let bytes), .blob(let bytes): bytes
+    }
+  }
+}
