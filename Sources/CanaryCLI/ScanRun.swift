@@ -74,6 +74,9 @@ struct ScanRun {
       }
       findings += found
       sources.append(source)
+      // A container cut short, corrupt or over a limit keeps what was found before the damage,
+      // and fails the run like any unreadable input.
+      if case .failed(let reason) = source.status { problems.append("cannot read \(source.name): \(reason)") }
       return source
     case .failure(let error):
       problems.append(error.description)
@@ -111,6 +114,9 @@ struct ScanRun {
     var info = stat()
     if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       return .failure(ScanInputError(name: name, reason: "is a directory"))
+    }
+    if let contained = scanner.scanContainer(descriptor: fd, name: name) {
+      return .success(contained)
     }
     do {
       let result = try scanner.scanDescriptor(fd, source: name, path: name)

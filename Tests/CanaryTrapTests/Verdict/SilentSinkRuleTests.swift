@@ -16,6 +16,8 @@ struct SilentSinkRuleTests {
     var name: String
     var contents: @Sendable () throws -> [SinkContent]
     var failsToBegin = false
+    /// The scripted exporter is one only this run writes to, so any byte proves it heard the run.
+    var hearingRule: HearingRule { .anyByteDuringScope }
 
     func begin() async throws {
       if failsToBegin { throw ScriptedFailure(what: "begin") }
@@ -38,7 +40,7 @@ struct SilentSinkRuleTests {
     {
       trap in
       let log = memoryLog ? trap.memoryLog() : nil
-      for sink in sinks { trap.addSink(sink) }
+      for sink in sinks { await trap.addSink(sink) }
       let value = trap.canary(.token, at: .requestHeader("X-Session"))
       trap.server.setFallback { _ in .text("ok") }
       let path = sendTracer ? "\(trap.tracer)/api/item" : "api/item"
@@ -90,7 +92,8 @@ struct SilentSinkRuleTests {
     let report = await Self.run(sinks: [empty]) { _, log, _ in log?.write("GET /api/item 200") }
     #expect(Self.isSilent(Self.status(of: "exporter", in: report)), "\(report.sources)")
     #expect(report.verdict == .inconclusive)
-    // Twin: the same sink returning the app's safe line is heard.
+    // Twin: the same sink returning the app's safe line is heard (it states that only this run
+    // writes to it, so any byte during the scope counts).
     let full = ScriptedSink(
       name: "exporter", contents: { [.bytes(Data("GET /api/item 200\n".utf8), name: "exporter")] })
     let heard = await Self.run(sinks: [full]) { _, log, _ in log?.write("GET /api/item 200") }

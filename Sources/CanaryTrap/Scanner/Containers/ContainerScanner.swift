@@ -238,21 +238,38 @@ extension LeakScanner {
       containers.scan(reader, name: content.name)
       return (containers.findings, containers.scannedSource(name: content.name))
     case .file(let url, _):
+      // Never open what is not a regular file here: opening and closing a FIFO would lose what a
+      // writer put in it before the plain scan opens it.
+      var pathInfo = stat()
+      guard stat(url.path, &pathInfo) == 0, (pathInfo.st_mode & S_IFMT) == S_IFREG else { return nil }
       let fd = open(url.path, O_RDONLY | O_CLOEXEC)
       guard fd >= 0 else { return nil }
       defer { close(fd) }
-      var info = stat()
-      guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-      let reader = ByteReader(FileDescriptorSource(fd: fd, path: url.path))
-      guard (try? reader.ensure(ContainerKind.prefixLength)) != nil,
-        ContainerKind.detect(UnsafeBufferPointer(start: reader.buffer, count: reader.available)) != .plain
-      else { return nil }
-      let containers = ContainerScanner(
-        scanner: self, limits: options.containerLimits, inputBytes: Int(info.st_size))
-      containers.topLevelFile = FileBytes(fd: fd, size: Int(info.st_size))
-      containers.scan(reader, name: content.name)
-      return (containers.findings, containers.scannedSource(name: content.name))
+      return scanContainer(descriptor: fd, name: content.name)
     }
+  }
+
+  /// Scans the open regular file `fd` through its containers, or returns `nil` (with the file's
+  /// offset back at 0) when it is not a regular file or not a container, so a caller that opened
+  /// an input once scans it plainly from the same descriptor.
+  package func scanContainer(descriptor fd: Int32, name: String) -> (
+    findings: [LeakFinding], source: ScannedSource
+  )? {
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    var prefix = [UInt8](repeating: 0, count: ContainerKind.prefixLength)
+    let peeked = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    guard peeked > 0,
+      prefix.withUnsafeBufferPointer({
+        ContainerKind.detect(UnsafeBufferPointer(rebasing: $0[0..<peeked]))
+      }) != .plain
+    else { return nil }
+    let reader = ByteReader(FileDescriptorSource(fd: fd, path: name))
+    let containers = ContainerScanner(
+      scanner: self, limits: options.containerLimits, inputBytes: Int(info.st_size))
+    containers.topLevelFile = FileBytes(fd: fd, size: Int(info.st_size))
+    containers.scan(reader, name: name)
+    return (containers.findings, containers.scannedSource(name: name))
   }
 }
 
