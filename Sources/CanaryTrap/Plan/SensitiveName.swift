@@ -3,7 +3,7 @@
 /// plants.
 ///
 /// The catalog ``catalog`` is plain data: filter it to a subset, append entries of your own, and
-/// pass the result to ``RequestKind/sensitiveNames(_:)``.
+/// pass the result to ``RequestKind/kinds(planting:)``.
 public struct SensitiveName: Sendable, Hashable {
   /// What a name carries.
   public enum Category: String, Sendable, Hashable, CaseIterable {
