@@ -1,5 +1,6 @@
 extension RequestKind {
-  /// Every built-in kind, covering every location of DESIGN.md's list.
+  /// Every built-in kind, covering every location of DESIGN.md's list, then the names apps use
+  /// (``sensitiveNames``).
   public static var all: [RequestKind] {
     [
       getQuery, postJSON, postForm, multipartUpload, plainText, xml, basicAuthUserinfo, basicAuthHeader,
@@ -7,7 +8,7 @@ extension RequestKind {
     ] + redirects + [
       redirectChain, createdLocation, unauthorized, serverError, responseHeader, shapes, pathParameter,
       fragment,
-    ]
+    ] + sensitiveNames
   }
 
   /// The built-in kind named `name`, if any.
