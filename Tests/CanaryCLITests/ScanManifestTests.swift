@@ -117,7 +117,7 @@ import Testing
     let text = try String(contentsOfFile: workspace.manifest, encoding: .utf8)
     _ = ScanSpecialFileTests.feed(fifo, text)
     let log = try workspace.write("app.log", leak)
-    let status = await ScanSpecialFileTests.bounded(seconds: 20, fifo: fifo) {
+    let status = await ScanSpecialFileTests.bounded(seconds: 120, fifo: fifo) {
       await workspace.scan(["--manifest", fifo, log]).status
     }
     #expect(status == ExitStatus.leaks)

@@ -67,13 +67,13 @@ import Testing
     let writer = Self.feed(fifo, "first line\nsecond line\nthird X-Session: \(ScanWorkspace.canary.value)\n")
     _ = writer
     let manifest = workspace.manifest
-    let outcome = await Self.bounded(seconds: 20, fifo: fifo) {
+    let outcome = await Self.bounded(seconds: 120, fifo: fifo) {
       let captured = CapturedIO()
       let code = await CommandLineTool.run(
         ["scan", "--manifest", manifest, "--format", "json", fifo], io: captured.io)
       return (code, captured.standardOutput)
     }
-    let (status, output) = try #require(outcome, "canary scan of a FIFO did not finish within 20 s")
+    let (status, output) = try #require(outcome, "canary scan of a FIFO did not finish within 120 s")
     #expect(status == ExitStatus.leaks)
     #expect(output.contains(#""line" : 3"#))
     #expect(output.contains(#""column" : 18"#))
@@ -87,10 +87,10 @@ import Testing
     try #require(mkfifo(fifo, 0o600) == 0)
     _ = Self.feed(fifo, "a\nb\n  \(ScanWorkspace.canary.value)\n")
     let scanner = LeakScanner(canaries: [ScanWorkspace.canary])
-    let found = await Self.bounded(seconds: 20, fifo: fifo) {
+    let found = await Self.bounded(seconds: 120, fifo: fifo) {
       (try? scanner.scanFile(at: URL(fileURLWithPath: fifo), source: "pipe"))?.findings.map(\.line)
     }
-    let lines = try #require(found, "scanning a FIFO did not finish within 20 s")
+    let lines = try #require(found, "scanning a FIFO did not finish within 120 s")
     #expect(lines == [3])
   }
 
@@ -102,7 +102,7 @@ import Testing
     try #require(mkfifo(fifo, 0o600) == 0)
     _ = Self.feed(fifo, "nothing secret\n")
     let manifest = workspace.manifest
-    let status = await Self.bounded(seconds: 20, fifo: fifo) {
+    let status = await Self.bounded(seconds: 120, fifo: fifo) {
       await CommandLineTool.run(["scan", "--manifest", manifest, fifo], io: CapturedIO().io)
     }
     #expect(status == ExitStatus.success)

@@ -27,7 +27,7 @@ canary planted in request.header[X-Session] leaked into stdout, in plain text, a
     <testcase classname="SignInLeakTests.signIn()" name="source: app.log" time="0.000"/>
     <testcase classname="SignInLeakTests.signIn()" name="source: stdout" time="0.000"/>
     <testcase classname="SignInLeakTests.signIn()" name="source: stderr" time="0.000">
-      <error type="canary-source-silent" message="silent: no bytes written">stderr captured nothing during the run (no bytes written), so a leak there would go unseen</error>
+      <error type="canary-source-silent" message="silent: no bytes written">stderr heard nothing of this run (no bytes written), so a leak there would go unseen</error>
     </testcase>
     <system-out>LEAKY: 3 leaks at 2 locations</system-out>
     <system-err></system-err>
