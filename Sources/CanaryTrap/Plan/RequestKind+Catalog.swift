@@ -1,6 +1,6 @@
 extension RequestKind {
-  /// Every built-in kind, covering every location of DESIGN.md's list, then the names apps use
-  /// (``sensitiveNames``).
+  /// Every built-in kind, covering every built-in location (see <doc:Locations>), then the names
+  /// apps use (``sensitiveNames``).
   public static var all: [RequestKind] {
     [
       getQuery, postJSON, postForm, multipartUpload, plainText, xml, basicAuthUserinfo, basicAuthHeader,

@@ -1,7 +1,7 @@
 import Foundation
 
 extension LeakReport {
-  /// The report as the JSON document DESIGN.md fixes: `clean`, `leaks` and `sources`, plus
+  /// The report as the stable JSON document: `clean`, `leaks` and `sources`, plus
   /// `verdict`, `title`, `undelivered` and `errors`. When more findings were counted than kept
   /// (``ScanOptions/maxFindingsPerCanary``), `leakCount` gives the exact total and `omittedLeaks`
   /// counts, per canary and source, those `leaks` does not list.

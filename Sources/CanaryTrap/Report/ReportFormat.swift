@@ -5,7 +5,7 @@ import Foundation
 public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
   /// A plain-text page: the location × source matrix, the findings and a one-line verdict.
   case text
-  /// The JSON document DESIGN.md fixes, as ``LeakReport/jsonData(prettyPrinted:)`` writes it.
+  /// The stable JSON document, as ``LeakReport/jsonData(prettyPrinted:)`` writes it.
   case json
   /// JUnit XML with one test case per planted location, for CI test dashboards.
   case junit

@@ -22,7 +22,7 @@ struct MatrixDeliveryTests {
     #expect(result.kinds.allSatisfy { !$0.canaries.isEmpty })
   }
 
-  @Test("the matrix covers every location DESIGN.md lists, in every shape")
+  @Test("the matrix covers every built-in location, in every shape")
   func everyListedLocationIsPlanted() async {
     let session = TestTransports.session()
     let result = await CanaryTrap.matrix(
