@@ -18,6 +18,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 list="${MUTATIONS:-$root/CI/mutations.txt}"
 work="${MUTATE_WORK:-/tmp/mutate-work}"
+mkdir -p "$work" && work="$(cd "$work" && pwd)"  # absolute: the script changes directory
 lock="${MUTATE_LOCK:-/tmp/swift-build.lock}"
 test_timeout="${MUTATE_TEST_TIMEOUT:-300}"
 fast=0 check=0 names=()
