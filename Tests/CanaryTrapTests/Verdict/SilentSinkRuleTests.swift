@@ -131,6 +131,38 @@ struct SilentSinkRuleTests {
     #expect(own.verdict == .clean, "\(own.problemSources)")
   }
 
+  @Test("the silent reason tells the user to route the tracer only when no request of the run carried it")
+  func silentReasonNamesAMissingTracer() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hint-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    /// The silent reasons of a shared file that got another process's line, in a run that sent its
+    /// tracer or not.
+    func silentReasons(sendTracer: Bool) async throws -> [String] {
+      let file = directory.appendingPathComponent("app-\(UUID().uuidString).log")
+      try Data().write(to: file)
+      let sink = FileSink(name: "file", urls: [file], relativeTo: directory)
+      let report = await Self.run(sinks: [sink], sendTracer: sendTracer) { _, log, _ in
+        log?.write("GET /api/item 200")
+        let handle = try FileHandle(forWritingTo: file)
+        handle.seekToEndOfFile()
+        handle.write(Data("GET /health 200 (another process)\n".utf8))
+        try handle.close()
+      }
+      #expect(report.verdict == .inconclusive, "\(report.sources)")
+      return report.sources.filter { $0.name.hasPrefix("file") }.compactMap { source in
+        if case .silent(let reason) = source.status { return reason }
+        return nil
+      }
+    }
+    let hint = "no request of this run carried the tracer"
+    let withoutTracer = try await silentReasons(sendTracer: false)
+    #expect(!withoutTracer.isEmpty && withoutTracer.allSatisfy { $0.contains(hint) }, "\(withoutTracer)")
+    // Twin: the run routed its tracer, so the reason does not tell the user to route it.
+    let withTracer = try await silentReasons(sendTracer: true)
+    #expect(!withTracer.isEmpty && withTracer.allSatisfy { !$0.contains(hint) }, "\(withTracer)")
+  }
+
   @Test("a sink whose collect() throws is failed, and the run inconclusive")
   func throwingSinkIsFailed() async {
     let broken = ScriptedSink(name: "exporter", contents: { throw ScriptedFailure(what: "collect") })
