@@ -17,7 +17,8 @@ extension CanaryTrap {
     public var requestDeadline: Duration
     /// How long the whole matrix of a scope may take, counted from ``CanaryTrap/start()``: requests
     /// still running then are cancelled and requests not yet sent are not sent, each reported;
-    /// 60 seconds unless told otherwise.
+    /// 3 minutes unless told otherwise (room for a test suite that runs many scopes at once on few
+    /// cores).
     public var scopeDeadline: Duration
 
     /// Creates a configuration; the report directory defaults to `CANARY_TRAP_REPORT_DIR`.
@@ -27,7 +28,7 @@ extension CanaryTrap {
       sinks: [any LeakSink] = [],
       reportDirectory: URL? = Configuration.environmentReportDirectory,
       requestDeadline: Duration = .seconds(5),
-      scopeDeadline: Duration = .seconds(60)
+      scopeDeadline: Duration = .seconds(180)
     ) {
       self.scanOptions = scanOptions
       self.captureStandardStreams = captureStandardStreams
