@@ -1,3 +1,4 @@
+import CanaryTrap
 import Foundation
 
 #if canImport(Glibc)
@@ -40,18 +41,7 @@ struct SequentialLatencyClient {
     #else
       let sendFlags = Int32(MSG_NOSIGNAL)
     #endif
-    var address = sockaddr_in()
-    #if canImport(Darwin)
-      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
+    let connected = SocketShims.withLoopbackAddress(ipv6: false, port: port) { connect(fd, $0, $1) }
     guard connected == 0 else { throw Failure.connect(errno) }
     let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
     var buffer = [UInt8](repeating: 0, count: 16_384)

@@ -29,18 +29,7 @@ enum SoakClients {
     #if canImport(Darwin)
       _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
     #endif
-    var address = sockaddr_in()
-    #if canImport(Darwin)
-      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
+    let result = SocketShims.withLoopbackAddress(ipv6: false, port: port) { systemConnect(fd, $0, $1) }
     guard result == 0 else {
       close(fd)
       return nil

@@ -16,7 +16,7 @@ public struct SocketError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Thin wrappers over the POSIX socket calls that differ between Glibc and Darwin.
-enum SocketShims {
+package enum SocketShims {
   static var streamType: Int32 {
     #if canImport(Glibc)
       Int32(SOCK_STREAM.rawValue)
@@ -135,7 +135,7 @@ enum SocketShims {
 
   /// Calls `body` (`bind` or `connect`) with the address of `127.0.0.1:port`, or `[::1]:port`
   /// when `ipv6`, and returns what it returns.
-  static func withLoopbackAddress(
+  package static func withLoopbackAddress(
     ipv6: Bool, port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
   ) -> Int32 {
     if ipv6 {
