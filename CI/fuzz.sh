@@ -8,6 +8,7 @@
 #                                                    gzip zlib zip tar sqlite wal bplist
 #   FUZZ_WORK=/tmp/dir  keeps the binary, the grown corpora and any crash there (default: mktemp)
 #   FUZZ_JOBS=2         how many targets run at once (default 2)
+#   FUZZ_REUSE=1        reuse the binary already in FUZZ_WORK instead of building it again
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +21,9 @@ jobs="${FUZZ_JOBS:-2}"
 mkdir -p "$work"
 binary="$work/canary-fuzz"
 
+if [ "${FUZZ_REUSE:-0}" = "1" ] && [ -x "$binary" ]; then
+  echo "== fuzz: reusing $binary"
+else
 echo "== fuzz: building $binary"
 sources=$(find Sources/CanaryTrap -name '*.swift' | sort)
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name CanaryTrapFuzz -package-name CanaryTrap \
@@ -27,6 +31,7 @@ if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name CanaryTra
   grep -v 'Cannot export local symbol' "$work/build.log" | tail -40
   echo "fuzz: build failed"
   exit 1
+fi
 fi
 
 run_target() {
