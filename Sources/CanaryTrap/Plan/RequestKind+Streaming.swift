@@ -56,7 +56,8 @@ extension RequestKind {
     let second = ServerSentEvent(event: type, data: "{\"delta\":\n\"\(delta)\"}").text
     let third = ServerSentEvent(id: "3", data: "done \(done)").text
     // The second event is cut in the middle of its data canary, across two chunks.
-    let middle = second.range(of: delta).map { second.index($0.lowerBound, offsetBy: delta.count / 2) }
+    let middle =
+      second.range(of: delta).map { second.index($0.lowerBound, offsetBy: delta.count / 2) }
       ?? second.endIndex
     p.server.on(
       .get, p.path("events"),

@@ -8,7 +8,9 @@ import Testing
 
 @Suite("Compressed responses")
 struct CompressedResponseTests {
-  @Test("gzip and deflate bodies decode with the real tools, and hold no plain text", arguments: ContentCoding.allCases)
+  @Test(
+    "gzip and deflate bodies decode with the real tools, and hold no plain text",
+    arguments: ContentCoding.allCases)
   func encodedBodiesDecodeWithRealTools(coding: ContentCoding) throws {
     let text = "secret cnry_plain_value " + String(repeating: "abcabcabc 0123456789 ", count: 300) + "end"
     let encoded = try coding.encode(Data(text.utf8))
@@ -88,7 +90,9 @@ struct CompressedResponseTests {
       let log = trap.memoryLog("app-log")
       return Transport { request in
         let (data, response) = try await Transport.urlSession(TestTransports.session()).send(request)
-        log.write("\(request.httpMethod ?? "GET") \(request.url?.path ?? "") body: \(String(decoding: data, as: UTF8.self))")
+        log.write(
+          "\(request.httpMethod ?? "GET") \(request.url?.path ?? "") body: \(String(decoding: data, as: UTF8.self))"
+        )
         return (data, response)
       }
     }

@@ -5,26 +5,29 @@ import Foundation
 enum ExternalTool {
   static func run(_ tool: String, _ arguments: [String], input: Data) throws -> Data? {
     #if os(macOS) || os(Linux)
-    let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    guard let path = paths.map({ "\($0)/\(tool)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else { return nil }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    try process.run()
-    // Write on another thread so a large output cannot deadlock against a full input pipe.
-    let writer = Thread {
-      stdin.fileHandleForWriting.write(input)
-      try? stdin.fileHandleForWriting.close()
-    }
-    writer.start()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? output : nil
+      let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+      guard
+        let path = paths.map({ "\($0)/\(tool)" }).first(where: {
+          FileManager.default.isExecutableFile(atPath: $0)
+        })
+      else { return nil }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = arguments
+      let stdin = Pipe()
+      let stdout = Pipe()
+      process.standardInput = stdin
+      process.standardOutput = stdout
+      try process.run()
+      // Write on another thread so a large output cannot deadlock against a full input pipe.
+      let writer = Thread {
+        stdin.fileHandleForWriting.write(input)
+        try? stdin.fileHandleForWriting.close()
+      }
+      writer.start()
+      let output = stdout.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return process.terminationStatus == 0 ? output : nil
     #else
       return nil
     #endif

@@ -12,7 +12,8 @@ struct ServerSentEventTests {
   @Test("the reader dispatches events as EventSource does")
   func readerFollowsTheSpec() {
     let body = Data(
-      "\u{FEFF}: comment\r\nevent: a\r\nid: 1\r\ndata: one\r\ndata:two\r\n\r\nevent: ignored\n\ndata: x\rid\r\rdata: cut".utf8)
+      "\u{FEFF}: comment\r\nevent: a\r\nid: 1\r\ndata: one\r\ndata:two\r\n\r\nevent: ignored\n\ndata: x\rid\r\rdata: cut"
+        .utf8)
     let events = EventStreamReader.events(in: body)
     #expect(
       events == [
@@ -37,12 +38,16 @@ struct ServerSentEventTests {
   @Test("the server sends a paced stream in pieces, merging pieces past its limit")
   func pacedPiecesAreBounded() {
     let few = ServerResponse.eventStream([ServerSentEvent(data: "a"), ServerSentEvent(data: "b")])
-    let fewBytes = ResponseSerializer.serialize(few, method: "GET", version: "HTTP/1.1", keepAlive: true).bytes
-    let fewPieces = PacedResponse.pieceLengths(of: few, bytes: fewBytes.count, method: "GET", version: "HTTP/1.1")
+    let fewBytes = ResponseSerializer.serialize(few, method: "GET", version: "HTTP/1.1", keepAlive: true)
+      .bytes
+    let fewPieces = PacedResponse.pieceLengths(
+      of: few, bytes: fewBytes.count, method: "GET", version: "HTTP/1.1")
     #expect(fewPieces?.count == 2)
     #expect(fewPieces?.reduce(0, +) == fewBytes.count)
-    #expect(PacedResponse.pieceLengths(of: few, bytes: fewBytes.count, method: "HEAD", version: "HTTP/1.1") == nil)
-    #expect(PacedResponse.pieceLengths(of: few, bytes: fewBytes.count, method: "GET", version: "HTTP/1.0") == nil)
+    #expect(
+      PacedResponse.pieceLengths(of: few, bytes: fewBytes.count, method: "HEAD", version: "HTTP/1.1") == nil)
+    #expect(
+      PacedResponse.pieceLengths(of: few, bytes: fewBytes.count, method: "GET", version: "HTTP/1.0") == nil)
     let many = ServerResponse.eventStream((0..<300).map { ServerSentEvent(data: "event \($0)") })
     let bytes = ResponseSerializer.serialize(many, method: "GET", version: "HTTP/1.1", keepAlive: true).bytes
     let pieces = PacedResponse.pieceLengths(of: many, bytes: bytes.count, method: "GET", version: "HTTP/1.1")
@@ -55,10 +60,12 @@ struct ServerSentEventTests {
     let server = LoopbackServer()
     server.on(
       .get, "/many",
-      respond: .eventStream((0..<300).map { ServerSentEvent(id: "\($0)", data: "event \($0)") }, every: .zero))
+      respond: .eventStream((0..<300).map { ServerSentEvent(id: "\($0)", data: "event \($0)") }, every: .zero)
+    )
     try server.start()
     defer { server.stop() }
-    let (data, _, _) = try await StreamingSession().send(URLRequest(url: server.baseURL.appendingPathComponent("many")))
+    let (data, _, _) = try await StreamingSession().send(
+      URLRequest(url: server.baseURL.appendingPathComponent("many")))
     let events = EventStreamReader.events(in: data)
     #expect(events.count == 300)
     #expect(events.last == ReadEvent(type: "", data: "event 299", id: "299"))
@@ -71,7 +78,8 @@ struct ServerSentEventTests {
     let result = await CanaryTrap.matrix(
       title: "sse", configuration: .init(captureStandardStreams: false), kinds: [.serverSentEvents]
     ) { trap in
-      TestTransports.routeOnly(streaming.transport { _ in chunks.withLock { $0 += 1 } }, into: trap.memoryLog())
+      TestTransports.routeOnly(
+        streaming.transport { _ in chunks.withLock { $0 += 1 } }, into: trap.memoryLog())
     }
     let report = try #require(result.report)
     #expect(result.undelivered.map { "\($0.canary.location): \($0.status)" } == [])
@@ -93,7 +101,8 @@ struct ServerSentEventTests {
     ) { trap in
       let log = trap.memoryLog("app-log")
       return TestTransports.routeOnly(
-        streaming.transport { log.write("chunk received: \(String(decoding: $0, as: UTF8.self))") }, into: log)
+        streaming.transport { log.write("chunk received: \(String(decoding: $0, as: UTF8.self))") }, into: log
+      )
     }
     let report = try #require(result.report)
     #expect(result.allDelivered)
@@ -107,9 +116,9 @@ struct ServerSentEventTests {
     // The data canary of event 2 is cut across two chunks: when they reach the delegate apart, two
     // log lines hold one half each, and the scanner (which never joins lines) does not find it.
     withKnownIssue("a canary cut across two logged chunks is not found", isIntermittent: true) {
-      #expect(leaked.contains(.responseBody(.event(2, .data))))
+      #expect(leaked.contains(.responseBody(.event(2, .data))), "event 2's data, cut across two chunks")
     } matching: { issue in
-      issue.description.contains("event(2")
+      issue.comments.contains { $0.rawValue == "event 2's data, cut across two chunks" }
     }
   }
 

@@ -19,7 +19,8 @@ struct UploadModeTests {
       let log = trap.memoryLog("app-log")
       let base = Transport.urlSession(TestTransports.session(), mode: mode)
       return Transport { request in
-        log.write("upload \(request.url?.path ?? ""): \(String(decoding: request.httpBody ?? Data(), as: UTF8.self))")
+        log.write(
+          "upload \(request.url?.path ?? ""): \(String(decoding: request.httpBody ?? Data(), as: UTF8.self))")
         return try await base.send(request)
       }
     }
@@ -40,8 +41,9 @@ struct UploadModeTests {
     request.httpMethod = "POST"
     request.setValue("100-continue", forHTTPHeaderField: "Expect")
     request.httpBody = body
-    let (data, response) = try await Transport.urlSession(TestTransports.session(), mode: .streamedUpload).send(
-      request)
+    let (data, response) = try await Transport.urlSession(TestTransports.session(), mode: .streamedUpload)
+      .send(
+        request)
     #expect((response as? HTTPURLResponse)?.statusCode == 200)
     #expect(String(decoding: data, as: UTF8.self) == "got \(body.count) bytes")
     let received = try #require(server.requests(to: "/upload").first)

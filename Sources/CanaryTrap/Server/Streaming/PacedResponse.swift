@@ -14,7 +14,9 @@ enum PacedResponse {
     guard response.pacing != nil, case .chunked(let chunks) = response.body, method != "HEAD",
       version != "HTTP/1.0", response.status >= 200, response.status != 204, response.status != 304
     else { return nil }
-    let frames = chunks.filter { !$0.isEmpty }.map { String($0.count, radix: 16).utf8.count + 2 + $0.count + 2 }
+    let frames = chunks.filter { !$0.isEmpty }.map {
+      String($0.count, radix: 16).utf8.count + 2 + $0.count + 2
+    }
     let terminator = 5  // "0\r\n\r\n"
     let head = bytes - frames.reduce(0, +) - terminator
     guard frames.count > 1, head > 0 else { return nil }
