@@ -54,6 +54,7 @@ extension CanaryLocation.BodyPart: CustomStringConvertible {
     case .multipartFilename(let name): "multipart[\(escape(name))].filename"
     case .text: "text"
     case .xml(let path): "xml[\(escape(path))]"
+    case .event(let index, let field): "event[\(index)].\(field.rawValue)"
     }
   }
 }

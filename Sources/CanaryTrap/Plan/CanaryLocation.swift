@@ -77,6 +77,19 @@ public enum CanaryLocation: Sendable, Hashable {
     case text
     /// The text of the XML element at this path (`login/password`).
     case xml(String)
+    /// A field of one server-sent event of a `text/event-stream` body, counted from 1 in the order
+    /// the events are dispatched (`event[2].data`).
+    case event(Int, EventField)
+  }
+
+  /// A field of a server-sent event (WHATWG HTML, "Server-sent events").
+  public enum EventField: String, Sendable, Hashable {
+    /// The `data:` lines, joined with line feeds.
+    case data
+    /// The `id:` field.
+    case id
+    /// The `event:` field (the event's type).
+    case event
   }
 
   /// Whether the canary travels from the app to the server (and the server proves delivery).

@@ -189,6 +189,9 @@ enum LocationProof {
       let parts = MultipartReader.parts(of: body, contentType: contentType ?? "")
       return parts.contains { $0.body.range(of: Data(value.utf8)) != nil || $0.filename == value }
     case .text: return body.range(of: Data(value.utf8)) != nil
+    case .event(let index, let field):
+      let events = EventStreamReader.events(in: body)
+      return events.indices.contains(index - 1) && events[index - 1].field(field).contains(value)
     }
   }
 

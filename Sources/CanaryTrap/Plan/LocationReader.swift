@@ -55,6 +55,12 @@ struct LocationReader {
     if take("form") { return readBracketed().map { .form($0) } }
     if take("xml") { return readBracketed().map { .xml($0) } }
     if take("text") { return .text }
+    if take("event") {
+      guard let index = readBracketed().flatMap({ Int($0) }), index >= 1, take("."),
+        let field = [CanaryLocation.EventField.data, .id, .event].first(where: { take($0.rawValue) })
+      else { return nil }
+      return .event(index, field)
+    }
     if take("multipart") {
       guard let name = readBracketed() else { return nil }
       if take(".filename") { return .multipartFilename(name) }

@@ -23,6 +23,10 @@ public struct Transport: Sendable {
     case upload
     /// A download task whose file is read back into memory.
     case download
+    /// An upload task that sends the request's body from a temporary file (deleted afterwards).
+    case uploadFromFile
+    /// A data task whose body is an `httpBodyStream` of unknown length (sent chunked).
+    case streamedUpload
   }
 
   /// Sends every request through `session` with tasks of `mode` (data tasks by default).
@@ -33,6 +37,8 @@ public struct Transport: Sendable {
       case .data: try await box.data(for: request)
       case .upload: try await box.upload(for: request)
       case .download: try await box.download(for: request)
+      case .uploadFromFile: try await box.uploadFromFile(for: request)
+      case .streamedUpload: try await box.streamedUpload(for: request)
       }
     }
   }
@@ -69,6 +75,31 @@ private struct SessionBox: @unchecked Sendable {
         finish(data ?? Data(), response, error)
       }
     }
+  }
+
+  /// An upload task reading the body from a file it writes first and removes afterwards.
+  func uploadFromFile(for request: URLRequest) async throws -> (Data, URLResponse) {
+    guard let body = request.httpBody else { return try await data(for: request) }
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "canarytrap-upload-\(UUID().uuidString).body")
+    try body.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    var bodiless = request
+    bodiless.httpBody = nil
+    return try await run { finish in
+      session.uploadTask(with: bodiless, fromFile: file) { data, response, error in
+        finish(data ?? Data(), response, error)
+      }
+    }
+  }
+
+  /// A data task whose body is a stream of unknown length.
+  func streamedUpload(for request: URLRequest) async throws -> (Data, URLResponse) {
+    guard let body = request.httpBody else { return try await data(for: request) }
+    var streamed = request
+    streamed.httpBody = nil
+    streamed.httpBodyStream = InputStream(data: body)
+    return try await data(for: streamed)
   }
 
   func download(for request: URLRequest) async throws -> (Data, URLResponse) {

@@ -356,7 +356,11 @@ final class EventLoop: @unchecked Sendable {
       outgoing.logIndex = logIndex
       if state.hasObserver { outgoing.observed = sent }
     }
-    connection.enqueue(outgoing)
+    if response.fault != nil
+      || !enqueuePaced(outgoing, of: response, method: head.method, version: head.version, on: connection)
+    {
+      connection.enqueue(outgoing)
+    }
     if outgoing.after != .keepOpen { connection.phase = .answeringLast }
   }
 

@@ -41,6 +41,9 @@ public struct ServerResponse: Sendable {
   public var delay: Duration?
   /// A fault to inject instead of (or in the middle of) the answer.
   public var fault: Fault?
+  /// The interval between the chunks of a chunked body, sent as a stream (see ``paced(every:)``);
+  /// nil sends the whole response at once.
+  public var pacing: Duration? = nil
 
   /// Creates a response.
   public init(

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Runs a real tool with bytes on its standard input and returns its standard output, or nil when
+/// the tool is not installed (the caller records that its check did not run).
+enum ExternalTool {
+  static func run(_ tool: String, _ arguments: [String], input: Data) throws -> Data? {
+    #if os(macOS) || os(Linux)
+      let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+      guard
+        let path = paths.map({ "\($0)/\(tool)" }).first(where: {
+          FileManager.default.isExecutableFile(atPath: $0)
+        })
+      else { return nil }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = arguments
+      let stdin = Pipe()
+      let stdout = Pipe()
+      process.standardInput = stdin
+      process.standardOutput = stdout
+      try process.run()
+      // Write on another thread so a large output cannot deadlock against a full input pipe.
+      let writer = Thread {
+        stdin.fileHandleForWriting.write(input)
+        try? stdin.fileHandleForWriting.close()
+      }
+      writer.start()
+      let output = stdout.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return process.terminationStatus == 0 ? output : nil
+    #else
+      return nil
+    #endif
+  }
+}
