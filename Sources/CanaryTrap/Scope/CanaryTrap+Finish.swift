@@ -21,6 +21,9 @@ extension CanaryTrap {
     let (sinks, pending) = state.withLock { ($0.sinks, $0.pendingBegins) }
     for task in pending { await task.value }
     let deliveries = proveDelivery()
+    if let reason = ScopeCoverage(planted: canaries.canaries.count).inconclusiveReason {
+      reportError(reason)
+    }
     let tracerCanary = Canary(value: tracer, location: .custom("tracer"))
     let scanner = LeakScanner(
       canaries: canaries.canaries + [tracerCanary], options: configuration.scanOptions)
