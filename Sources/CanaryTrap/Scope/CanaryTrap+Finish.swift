@@ -52,6 +52,11 @@ extension CanaryTrap {
             bytes: scanned.reduce(0) { $0 + $1.bytes }, tracer: tracer, tracerWasSent: tracerWasSent)
           scanned = hearing.judge(scanned, sinkName: sink.name)
         }
+        if let dropping = sink as? any DroppingSink,
+          let reason = dropping.droppedReason(in: registered.window)
+        {
+          scanned = Self.failing(scanned, sinkName: sink.name, reason: reason)
+        }
         sources += scanned
       } catch {
         sources.append(
@@ -76,6 +81,19 @@ extension CanaryTrap {
     report.run = ReportRun.endingNow(startedAt: createdAt)
     writeReportIfAsked(report)
     return report
+  }
+
+  /// `scanned` with every content marked failed for `reason` (one failed entry named after the
+  /// sink when it returned none): what the sink dropped was never scanned, so it cannot be clean.
+  static func failing(_ scanned: [ScannedSource], sinkName: String, reason: String) -> [ScannedSource] {
+    guard !scanned.isEmpty else {
+      return [ScannedSource(name: sinkName, bytes: 0, status: .failed(reason: reason))]
+    }
+    return scanned.map { source in
+      var failed = source
+      failed.status = .failed(reason: reason)
+      return failed
+    }
   }
 
   /// `name` with this run's server address written `{server}`, its tracer `{tracer}` and each of
