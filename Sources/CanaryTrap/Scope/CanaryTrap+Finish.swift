@@ -9,6 +9,7 @@ extension CanaryTrap {
     let task = state.withLock { state -> Task<LeakReport, Never> in
       if let finishing = state.finishing { return finishing }
       state.phase = .finishing
+      state.deadlineWatch?.cancel()
       let task = Task { await self.makeReport() }
       state.finishing = task
       return task

@@ -176,6 +176,7 @@ public final class CanaryTrap: Sendable {
     }
     guard let sinks else { return }
     try server.start()
+    watchDeadline()
     for registered in sinks { await begin(registered) }
   }
 
