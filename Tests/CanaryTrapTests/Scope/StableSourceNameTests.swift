@@ -106,7 +106,10 @@ struct StableSourceNameTests {
       #expect(second.findings.map(\.source) == first.findings.map(\.source))
       // Twin: the stable names do not hide the leak; the disk entry holds the canary.
       #expect(first.verdict == .leaky && second.verdict == .leaky)
-      #expect(first.findings.map(\.source).contains("url-cache:disk/{server}/{tracer}/profile"))
+      // The disk entry is an archive: its finding names the member after `!`.
+      #expect(
+        first.findings.map(\.source).contains { $0.hasPrefix("url-cache:disk/{server}/{tracer}/profile") },
+        "\(first.findings.map(\.source))")
     }
   #endif
 }
