@@ -25,13 +25,18 @@ private enum SharedSinks {
   }
 }
 
-/// Ten parallel cases, each writing only its tracer: every case's scope begins its own window on the
-/// shared sinks (no "begin() was called twice"), hears its run and is clean, so no issue is recorded.
+/// Ten parallel cases, each delivering a canary to its scope's server and writing only its tracer:
+/// every case's scope begins its own window on the shared sinks (no "begin() was called twice"),
+/// hears its run and is clean, so no issue is recorded. (A scope with no canary would be
+/// inconclusive, so each case plants and delivers one that no sink holds.)
 @Suite(.canaryTrap(SharedSinks.configuration))
 struct SharedConfigurationTraitTests {
   @Test(arguments: 0..<10)
   func eachCaseHearsItsOwnRun(index: Int) async throws {
     let trap = try #require(CanaryTrap.current)
+    let value = trap.canary(.token, at: .requestHeader("X-Session"))
+    let log = MemoryLog(name: "unused")  // the case logs its line to the shared sinks below instead
+    try await AdapterScenario.plantAndSend(in: trap, log: log, value: value, leak: false)
     try SharedSinks.write("case \(index) GET /\(trap.tracer)/users 200", case: index)
     try await Task.sleep(for: .milliseconds(20))  // keep the windows open together
   }

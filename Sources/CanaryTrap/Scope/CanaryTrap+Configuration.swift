@@ -15,10 +15,11 @@ extension CanaryTrap {
     /// How long one request of ``CanaryTrap/runMatrix(through:kinds:)`` may take before it is
     /// cancelled and reported (the run is then inconclusive); 5 seconds unless told otherwise.
     public var requestDeadline: Duration
-    /// How long the whole matrix of a scope may take, counted from ``CanaryTrap/start()``: requests
-    /// still running then are cancelled and requests not yet sent are not sent, each reported;
-    /// 3 minutes unless told otherwise (room for a test suite that runs many scopes at once on few
-    /// cores).
+    /// How long the whole scope may take, counted from ``CanaryTrap/start()``: matrix requests
+    /// still running then are cancelled and requests not yet sent are not sent, each reported; a
+    /// test body still running shortly after it makes the run inconclusive and stops the scope's
+    /// server (see <doc:Sinks>); 3 minutes unless told otherwise (room for a test suite that runs
+    /// many scopes at once on few cores).
     public var scopeDeadline: Duration
 
     /// Creates a configuration; the report directory defaults to `CANARY_TRAP_REPORT_DIR`.

@@ -9,6 +9,7 @@ extension CanaryTrap {
     let task = state.withLock { state -> Task<LeakReport, Never> in
       if let finishing = state.finishing { return finishing }
       state.phase = .finishing
+      state.deadlineWatch?.cancel()
       let task = Task { await self.makeReport() }
       state.finishing = task
       return task
@@ -21,6 +22,9 @@ extension CanaryTrap {
     let (sinks, pending) = state.withLock { ($0.sinks, $0.pendingBegins) }
     for task in pending { await task.value }
     let deliveries = proveDelivery()
+    if let reason = ScopeCoverage(planted: canaries.canaries.count).inconclusiveReason {
+      reportError(reason)
+    }
     let tracerCanary = Canary(value: tracer, location: .custom("tracer"))
     let scanner = LeakScanner(
       canaries: canaries.canaries + [tracerCanary], options: configuration.scanOptions)
@@ -49,6 +53,11 @@ extension CanaryTrap {
             bytes: scanned.reduce(0) { $0 + $1.bytes }, tracer: tracer, tracerWasSent: tracerWasSent)
           scanned = hearing.judge(scanned, sinkName: sink.name)
         }
+        if let dropping = sink as? any DroppingSink,
+          let reason = dropping.droppedReason(in: registered.window)
+        {
+          scanned = Self.failing(scanned, sinkName: sink.name, reason: reason)
+        }
         sources += scanned
       } catch {
         sources.append(
@@ -73,6 +82,19 @@ extension CanaryTrap {
     report.run = ReportRun.endingNow(startedAt: createdAt)
     writeReportIfAsked(report)
     return report
+  }
+
+  /// `scanned` with every content marked failed for `reason` (one failed entry named after the
+  /// sink when it returned none): what the sink dropped was never scanned, so it cannot be clean.
+  static func failing(_ scanned: [ScannedSource], sinkName: String, reason: String) -> [ScannedSource] {
+    guard !scanned.isEmpty else {
+      return [ScannedSource(name: sinkName, bytes: 0, status: .failed(reason: reason))]
+    }
+    return scanned.map { source in
+      var failed = source
+      failed.status = .failed(reason: reason)
+      return failed
+    }
   }
 
   /// `name` with this run's server address written `{server}`, its tracer `{tracer}` and each of

@@ -7,7 +7,7 @@ import Foundation
 /// One test's canary trap: its canaries, its own loopback server and the sinks it reads.
 ///
 /// Plant canaries with ``canary(_:at:)``, point the app's real transport at ``baseURL``, hand
-/// the app's logger a ``memoryLog(_:)``, and end with ``finish()``: every sink is scanned for
+/// the app's logger a ``memoryLog(_:limit:)``, and end with ``finish()``: every sink is scanned for
 /// every canary in every encoding, every canary's delivery is proven, and a ``LeakReport`` says
 /// what leaked where. Many scopes run in parallel in one process without seeing each other's
 /// traffic, because each owns its server, its canaries and its sinks.
@@ -76,9 +76,10 @@ public final class CanaryTrap: Sendable {
   /// Creates a memory log, registers it as a sink of this scope and returns it.
   ///
   /// The log belongs to this run alone: everything written to it from now on is scanned, and any
-  /// byte written to it proves it heard the run (see ``HearingRule/anyByteDuringScope``).
-  public func memoryLog(_ name: String = "memory-log") -> MemoryLog {
-    let log = MemoryLog(name: name)
+  /// byte written to it proves it heard the run (see ``HearingRule/anyByteDuringScope``). A write
+  /// past `limit` is dropped, and the run cannot then be clean.
+  public func memoryLog(_ name: String = "memory-log", limit: MemoryLog.Limit = .default) -> MemoryLog {
+    let log = MemoryLog(name: name, limit: limit)
     guard let registered = state.withLock({ $0.register(log, isAmbient: false) }) else { return log }
     beginNow(registered)
     return log
@@ -175,6 +176,7 @@ public final class CanaryTrap: Sendable {
     }
     guard let sinks else { return }
     try server.start()
+    watchDeadline()
     for registered in sinks { await begin(registered) }
   }
 

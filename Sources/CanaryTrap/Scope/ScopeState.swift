@@ -16,6 +16,8 @@ struct ScopeState {
   var finishing: Task<LeakReport, Never>?
   /// When the scope's deadline passes, set by ``CanaryTrap/start()``.
   var deadline: ContinuousClock.Instant?
+  /// Ends the scope's run at its deadline when the test body outlives it; cancelled by ``CanaryTrap/finish()``.
+  var deadlineWatch: Task<Void, Never>?
 
   /// Registers `sink` under a fresh window unless this scope already reads that very instance;
   /// returns the registration, or nil for a duplicate.

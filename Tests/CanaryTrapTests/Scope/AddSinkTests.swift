@@ -20,7 +20,8 @@ private final class SlowBeginningSink: LeakSink {
 struct AddSinkTests {
   private let quiet = CanaryTrap.Configuration(captureStandardStreams: false, reportDirectory: nil)
 
-  /// One round: start, add a file sink (async or sync), write `line(trap)` to a new file, finish.
+  /// One round: start, add a file sink (async or sync), deliver one canary to the scope's server,
+  /// write `line(trap)` to a new file, finish.
   private func round(synchronously: Bool, _ line: @Sendable (CanaryTrap) -> String) async throws -> LeakReport
   {
     let directory = try SinkTestSupport.makeTemporaryDirectory()
@@ -33,6 +34,7 @@ struct AddSinkTests {
     } else {
       await trap.addSink(sink)
     }
+    try await DeliveredCanary.send(in: trap)
     try Data((line(trap) + "\n").utf8).write(to: directory.appendingPathComponent("app.log"))
     return await trap.finish()
   }
@@ -51,7 +53,7 @@ struct AddSinkTests {
   }
 
   @Test(
-    "twin: a file holding only the tracer is heard and clean, in every one of 12 rounds",
+    "twin: a file holding only the tracer, in a scope that delivered a canary, is heard and clean, in every one of 12 rounds",
     arguments: [false, true])
   func fileWithTracerOnlyIsClean(synchronously: Bool) async throws {
     for index in 0..<12 {
@@ -66,6 +68,7 @@ struct AddSinkTests {
     let trap = CanaryTrap(title: "slow", configuration: quiet)
     try await trap.start()
     addSynchronously(SlowBeginningSink(), to: trap)
+    try await DeliveredCanary.send(in: trap)
     let report = await trap.finish()
     #expect(report.verdict == .inconclusive)
     #expect(report.errors.contains { $0.contains("await trap.addSink") }, "\(report.errors)")
@@ -76,6 +79,7 @@ struct AddSinkTests {
     let trap = CanaryTrap(title: "slow", configuration: quiet)
     try await trap.start()
     await trap.addSink(SlowBeginningSink())
+    try await DeliveredCanary.send(in: trap)
     let report = await trap.finish()
     #expect(report.verdict == .clean, "\(report.errors) \(report.sources)")
     #expect(report.sources.map(\.name) == ["slow-begin"])

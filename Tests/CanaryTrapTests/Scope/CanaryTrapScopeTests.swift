@@ -53,6 +53,7 @@ struct CanaryTrapScopeTests {
   func bodyErrorIsInconclusive() async {
     struct Boom: Error {}
     let (result, report) = await CanaryTrap.withScope(title: "boom", configuration: quiet) { trap in
+      try await DeliveredCanary.send(in: trap)
       trap.memoryLog().write("about to fail")
       throw Boom()
     }

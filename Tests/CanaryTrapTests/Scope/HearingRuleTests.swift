@@ -157,7 +157,8 @@ struct HearingRuleTests {
     let log = MemoryLog(name: "suite-log")
     let configuration = CanaryTrap.Configuration(
       captureStandardStreams: false, sinks: [log], reportDirectory: nil)
-    let (_, alone) = await CanaryTrap.withScope(title: "alone", configuration: configuration) { _ in
+    let (_, alone) = await CanaryTrap.withScope(title: "alone", configuration: configuration) { trap in
+      try await DeliveredCanary.send(in: trap)
       log.write("GET /api/:x/users 200 512B 3ms")
     }
     #expect(alone.verdict == .clean, "\(alone.problems.map(\.message))")
@@ -166,6 +167,8 @@ struct HearingRuleTests {
     let second = CanaryTrap(title: "second", configuration: configuration)
     try await first.start()
     try await second.start()
+    try await DeliveredCanary.send(in: first)
+    try await DeliveredCanary.send(in: second)
     log.write("GET /api/:x/users 200 512B 3ms")
     log.write("GET /\(first.tracer)/users 200")  // twin: the first scope's tracer proves it heard
     let firstReport = await first.finish()

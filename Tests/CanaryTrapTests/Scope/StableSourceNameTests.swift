@@ -3,6 +3,10 @@ import Testing
 
 @testable import CanaryTrap
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 @Suite("Source names are the same in every run")
 struct StableSourceNameTests {
   /// One run: a fresh temporary tree (random names), an exporter writing `files` (relative paths)
@@ -62,4 +66,50 @@ struct StableSourceNameTests {
     #expect(report.sources.map(\.name) == ["url-cache:{server}/{tracer}/get-query?email={canary}"])
     #expect(report.findings.map(\.source) == ["url-cache:{server}/{tracer}/get-query?email={canary}"])
   }
+
+  #if canImport(FoundationNetworking)
+    /// One run: the app fetches its profile (holding a canary) from the scope's server through a
+    /// real URLSession and stores it in a URL cache on disk in a fresh temporary directory; a
+    /// second cache on the same directory (empty memory) is scanned, so only disk files are found.
+    private func runURLCache() async throws -> LeakReport {
+      let directory = try SinkTestSupport.makeTemporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let configuration = CanaryTrap.Configuration(captureStandardStreams: false, reportDirectory: nil)
+      let (result, report) = await CanaryTrap.withScope(title: "stable-cache", configuration: configuration) {
+        trap in
+        let token = trap.canary(.token, at: .responseBody(.json("access_token")))
+        trap.server.on(.get, "/\(trap.tracer)/profile") { _ in
+          .json(["access_token": token]).header("Cache-Control", "max-age=600")
+        }
+        let cache = StoreSinkTestSupport.makeCache(in: directory)
+        let session = StoreSinkTestSupport.makeSession(cache: cache)
+        defer { session.invalidateAndCancel() }
+        let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(trap.tracer)/profile"))
+        let (data, response) = try await session.data(for: request)
+        trap.observe(data, response)
+        cache.storeCachedResponse(CachedURLResponse(response: response, data: data), for: request)
+        await trap.addSink(URLCacheSink(cache: StoreSinkTestSupport.makeCache(in: directory)))
+      }
+      try result.get()
+      return report
+    }
+
+    @Test(
+      "a URL cache's disk entries are named by the URL they cache, alike in two runs (no time, no temp path)")
+    func urlCacheDiskNames() async throws {
+      let first = try await runURLCache()
+      try await Task.sleep(for: .milliseconds(5))  // a later store time: the file names differ
+      let second = try await runURLCache()
+      let diskNames = first.sources.map(\.name).filter { $0.hasPrefix("url-cache:disk/") }
+      #expect(diskNames == ["url-cache:disk/{server}/{tracer}/profile"], "\(first.sources.map(\.name))")
+      #expect(second.sources.map(\.name) == first.sources.map(\.name))
+      #expect(second.findings.map(\.source) == first.findings.map(\.source))
+      // Twin: the stable names do not hide the leak; the disk entry holds the canary.
+      #expect(first.verdict == .leaky && second.verdict == .leaky)
+      // The disk entry is an archive: its finding names the member after `!`.
+      #expect(
+        first.findings.map(\.source).contains { $0.hasPrefix("url-cache:disk/{server}/{tracer}/profile") },
+        "\(first.findings.map(\.source))")
+    }
+  #endif
 }

@@ -20,6 +20,16 @@ struct DeliveryRuleTests {
     var respond: @Sendable (String) -> ServerResponse = { _ in .text("ok") }
     /// For a response-side family: how the transport alters, drops and moves what the server sent.
     var responseSide = false
+    /// Routes besides the fallback answer (a redirect and its target).
+    var serve: (@Sendable (LoopbackServer, String) -> Void)? = nil
+    /// How the carrier is altered, dropped or moved (`how`) when the generic edits cannot reach
+    /// it: a request (Basic credentials, URL userinfo) or, with `editsRedirect`, a followed hop.
+    var requestEdit: (@Sendable (URLRequest, String, _ how: String) -> URLRequest)? = nil
+    /// The same for a response whose carrier is its URL.
+    var responseEdit: (@Sendable (Data, HTTPURLResponse, String, _ how: String) -> (Data, HTTPURLResponse))? =
+      nil
+    /// The edit is made by the session's redirect delegate to the request of the followed hop.
+    var editsRedirect = false
     var testDescription: String { name }
   }
 
@@ -85,7 +95,7 @@ struct DeliveryRuleTests {
       respond: { value in .json(#"{"token":"\#(value)","ttl":60}"#) }, responseSide: true),
   ]
 
-  static let families = requestFamilies + responseFamilies
+  static let families = requestFamilies + responseFamilies + DeliveryRuleFamilies.more
 
   /// A response changed by a transport: the canary's value redacted, dropped or moved.
   static func alterResponse(_ data: Data, _ response: HTTPURLResponse, _ value: String, how: String)
@@ -109,9 +119,26 @@ struct DeliveryRuleTests {
     return (Data(text.utf8), Edit.response(response, headers: headers))
   }
 
+  /// A request changed by a transport: the canary's value redacted, dropped or moved.
+  static func alterRequest(_ request: URLRequest, _ value: String, how: String) -> URLRequest {
+    switch how {
+    case "alter": Edit.redactEverywhere(request, value)
+    case "drop": Edit.dropEverywhere(request, value)
+    default: Edit.move(request, value)
+    }
+  }
+
   static func change(_ family: Family, _ how: String) -> VerdictProbe.Change {
     var change = VerdictProbe.Change()
-    if family.responseSide {
+    if family.editsRedirect {
+      change.redirect = { request, value in
+        family.requestEdit?(request, value, how) ?? alterRequest(request, value, how: how)
+      }
+    } else if let edit = family.responseEdit {
+      change.response = { data, response, value in edit(data, response, value, how) }
+    } else if let edit = family.requestEdit {
+      change.request = { request, value in edit(request, value, how) }
+    } else if family.responseSide {
       change.response = { data, response, value in alterResponse(data, response, value, how: how) }
     } else {
       change.request = { request, value in
@@ -126,7 +153,8 @@ struct DeliveryRuleTests {
   }
 
   static func run(_ family: Family, _ change: VerdictProbe.Change = .none) async -> VerdictProbe.Outcome {
-    await VerdictProbe.run(family.location, change: change, plant: family.plant, respond: family.respond)
+    await VerdictProbe.run(
+      family.location, change: change, plant: family.plant, respond: family.respond, serve: family.serve)
   }
 
   @Test(

@@ -32,6 +32,8 @@ enum VerdictProbe {
     var sends = 1
     /// Changes only the sends after the first (with `sends > 1`).
     var changesOnlyRetries = false
+    /// How the session's redirect delegate changes the request of a followed redirect hop.
+    var redirect: (@Sendable (URLRequest, String) -> URLRequest)? = nil
 
     static let none = Change()
   }
@@ -41,10 +43,12 @@ enum VerdictProbe {
 
   /// Plants a canary at `location`, lets `plant` put it in the app's request and `respond` in the
   /// server's answer, sends the request through URLSession changed by `change`, and finishes.
+  /// `serve` adds routes besides that answer (a redirect and its target).
   static func run(
     _ location: CanaryLocation, shape: CanaryShape = .token, change: Change = .none,
     plant: @escaping @Sendable (URLRequest, String) -> URLRequest = { request, _ in request },
-    respond: @escaping @Sendable (String) -> ServerResponse = { _ in .text("ok") }
+    respond: @escaping @Sendable (String) -> ServerResponse = { _ in .text("ok") },
+    serve: (@Sendable (LoopbackServer, String) -> Void)? = nil
   ) async -> Outcome {
     let planted = Locked("")
     let (_, report) = await CanaryTrap.withScope(title: "verdict-rule", configuration: quiet) { trap in
@@ -52,12 +56,17 @@ enum VerdictProbe {
       let value = trap.canary(shape, at: location)
       planted.withLock { $0 = value }
       trap.server.setFallback { _ in respond(value) }
-      let session = session()
+      serve?(trap.server, value)
+      let redirects = RedirectEditor()
+      let session = session(delegate: redirects)
       defer { session.finishTasksAndInvalidate() }
       let intended = plant(URLRequest(url: trap.baseURL.appendingPathComponent("api/item")), value)
       for attempt in 0..<change.sends {
         let applies = !(change.changesOnlyRetries && attempt == 0)
         let changed = applies ? change.request(intended, value) : intended
+        let redirect: (@Sendable (URLRequest) -> URLRequest)? =
+          applies ? change.redirect.map { edit in { @Sendable request in edit(request, value) } } : nil
+        redirects.edit.withLock { $0 = redirect }
         trap.observe(request: intended)
         do {
           let (data, response) = try await Transport.urlSession(session).send(changed)
@@ -73,12 +82,13 @@ enum VerdictProbe {
     return Outcome(report: report, value: planted.current)
   }
 
-  /// A fresh ephemeral session, so no test shares cookies with another.
-  static func session() -> URLSession {
+  /// A fresh ephemeral session, so no test shares cookies with another; `delegate` may change
+  /// the request of each redirect it follows.
+  static func session(delegate: RedirectEditor? = nil) -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = 10
     configuration.httpShouldSetCookies = false
-    return URLSession(configuration: configuration)
+    return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
   }
 }
 
@@ -151,5 +161,19 @@ enum Edit {
       fields[String(describing: key)] = String(describing: value)
     }
     return fields
+  }
+}
+
+/// A session delegate that follows every redirect, first passing the followed hop's request
+/// through `edit` when set: a transport that rewrites a redirect before following it.
+final class RedirectEditor: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+  /// The change made to the next followed hops; nil follows them as they are.
+  let edit = Locked<(@Sendable (URLRequest) -> URLRequest)?>(nil)
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+  ) {
+    completionHandler(edit.current.map { $0(request) } ?? request)
   }
 }

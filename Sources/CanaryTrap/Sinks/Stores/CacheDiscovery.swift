@@ -41,24 +41,28 @@ struct CacheDiscovery {
     }
   }
 
-  /// Requests for FoundationNetworking's disk entries, named `TIME.IDENTIFIER.storedcachedurlresponse`
-  /// where IDENTIFIER is the base64 of `host NUL port NUL path NUL`.
+  /// Requests for FoundationNetworking's disk entries (see ``entryURL(fileName:)``).
   static func requestsForDiskEntries(in directory: URL) -> [URLRequest] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    return names.sorted().compactMap { name in
-      let parts = name.split(separator: ".")
-      guard parts.count == 3, parts[2] == "storedcachedurlresponse",
-        let decoded = Data(base64Encoded: String(parts[1]))
-      else { return nil }
-      let fields = decoded.split(separator: 0, omittingEmptySubsequences: false)
-        .map { String(decoding: $0, as: UTF8.self) }
-      guard fields.count >= 3, !fields[0].isEmpty else { return nil }
-      var components = URLComponents()
-      components.scheme = "http"
-      components.host = fields[0]
-      components.port = Int(fields[1]).flatMap { $0 >= 0 ? $0 : nil }
-      components.percentEncodedPath = fields[2]
-      return components.url.map { URLRequest(url: $0) }
-    }
+    return names.sorted().compactMap { entryURL(fileName: $0).map { URLRequest(url: $0) } }
+  }
+
+  /// The URL a FoundationNetworking disk entry caches, read from its file name
+  /// `TIME.IDENTIFIER.storedcachedurlresponse` where IDENTIFIER is the base64 of
+  /// `host NUL port NUL path NUL`; nil for any other name.
+  static func entryURL(fileName name: String) -> URL? {
+    let parts = name.split(separator: ".")
+    guard parts.count == 3, parts[2] == "storedcachedurlresponse",
+      let decoded = Data(base64Encoded: String(parts[1]))
+    else { return nil }
+    let fields = decoded.split(separator: 0, omittingEmptySubsequences: false)
+      .map { String(decoding: $0, as: UTF8.self) }
+    guard fields.count >= 3, !fields[0].isEmpty else { return nil }
+    var components = URLComponents()
+    components.scheme = "http"
+    components.host = fields[0]
+    components.port = Int(fields[1]).flatMap { $0 >= 0 ? $0 : nil }
+    components.percentEncodedPath = fields[2]
+    return components.url
   }
 }

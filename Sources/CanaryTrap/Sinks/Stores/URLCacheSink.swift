@@ -13,7 +13,8 @@ import Foundation
 /// `*.storedcachedurlresponse` files), and the files of `diskDirectory` if you give one (on Apple
 /// platforms, the directory passed to `URLCache(memoryCapacity:diskCapacity:directory:)`). The
 /// whole cache is scanned, not only what was stored during the scope. Findings are named
-/// `url-cache:` and the response's URL, or `url-cache:disk/` and a file's path.
+/// `url-cache:` and the response's URL, or `url-cache:disk/` and the URL a FoundationNetworking
+/// disk entry caches (its file name holds the time it was stored), or a file's relative path.
 public final class URLCacheSink: LeakSink, ImmediatelyBeginningSink {
   /// The prefix of every finding's name, `url-cache` unless told otherwise.
   public let name: String
@@ -80,9 +81,19 @@ public final class URLCacheSink: LeakSink, ImmediatelyBeginningSink {
     while let relative = walker.nextObject() as? String {
       let path = root + "/" + relative
       guard FileIdentity(path: path) != nil else { continue }
-      files.append(.file(URL(fileURLWithPath: path), from: 0, name: "\(name):disk/\(relative)"))
+      files.append(
+        .file(URL(fileURLWithPath: path), from: 0, name: "\(name):disk/\(Self.stableName(of: relative))"))
     }
     return files.sorted { $0.name < $1.name }
+  }
+
+  /// A disk file's name as reports show it: the URL a FoundationNetworking entry caches instead
+  /// of its file name, which starts with the time it was stored (so differs in every run);
+  /// any other file keeps its path relative to the cache directory.
+  static func stableName(of relative: String) -> String {
+    let fileName = relative.split(separator: "/").last.map(String.init) ?? relative
+    guard let url = CacheDiscovery.entryURL(fileName: fileName) else { return relative }
+    return url.absoluteString
   }
 
   /// Needs no set-up: the whole store is read when the scope ends.
