@@ -47,10 +47,17 @@ struct HARKindTests {
   @Test("each entry becomes a kind planting every recorded value in a matching shape")
   func everyRecordedValueIsPlanted() throws {
     let kinds = try Self.imported()
-    #expect(kinds.kinds.map(\.name) == ["har-1-get-orders", "har-2-post-sessions", "har-3-post-profile", "har-4-put-avatar"])
-    let plans = Dictionary(uniqueKeysWithValues: kinds.plans.map { plan in
-      (plan.kindName, Dictionary(plan.locations.map { ($0.location, $0.shape) }, uniquingKeysWith: { a, _ in a }))
-    })
+    #expect(
+      kinds.kinds.map(\.name) == [
+        "har-1-get-orders", "har-2-post-sessions", "har-3-post-profile", "har-4-put-avatar",
+      ])
+    let plans = Dictionary(
+      uniqueKeysWithValues: kinds.plans.map { plan in
+        (
+          plan.kindName,
+          Dictionary(plan.locations.map { ($0.location, $0.shape) }, uniquingKeysWith: { a, _ in a })
+        )
+      })
     let get = try #require(plans["har-1-get-orders"])
     #expect(get[.requestURL(.query("partnerRef"))] == .token)
     #expect(get[.requestURL(.query("page"))] == .number)
@@ -81,7 +88,9 @@ struct HARKindTests {
   @Test("what is not replayed is reported by JSON pointer")
   func skippedIsReported() throws {
     let skipped = try Self.imported().skipped.map(\.description)
-    func has(_ pointer: String, _ words: String) -> Bool { skipped.contains { $0.hasPrefix(pointer + ":") && $0.contains(words) } }
+    func has(_ pointer: String, _ words: String) -> Bool {
+      skipped.contains { $0.hasPrefix(pointer + ":") && $0.contains(words) }
+    }
     #expect(has("/log/entries/0/request/headers/0", "pseudo-header"))
     #expect(has("/log/entries/0/response/headers/2", "Set-Cookie"))
     #expect(has("/log/entries/1/request/postData/text", "`a.b`"))
@@ -94,7 +103,9 @@ struct HARKindTests {
   func everyCanaryIsDelivered() async throws {
     let kinds = try Self.imported()
     let session = TestTransports.session()
-    let result = await CanaryTrap.matrix(title: "har", configuration: .init(captureStandardStreams: false), kinds: kinds.kinds) {
+    let result = await CanaryTrap.matrix(
+      title: "har", configuration: .init(captureStandardStreams: false), kinds: kinds.kinds
+    ) {
       TestTransports.routeOnly(.urlSession(session), into: $0.memoryLog())
     }
     let report = try #require(result.report)
@@ -108,7 +119,9 @@ struct HARKindTests {
   func leakyLoggerIsCaught() async throws {
     let kinds = try Self.imported()
     let session = TestTransports.session()
-    let result = await CanaryTrap.matrix(title: "har-leaky", configuration: .init(captureStandardStreams: false), kinds: kinds.kinds) {
+    let result = await CanaryTrap.matrix(
+      title: "har-leaky", configuration: .init(captureStandardStreams: false), kinds: kinds.kinds
+    ) {
       TestTransports.leaky(.urlSession(session), into: $0.memoryLog())
     }
     let report = try #require(result.report)
@@ -120,7 +133,9 @@ struct HARKindTests {
     #expect(leaked.contains(.responseBody(.json("orders[0].buyer.email"))))
   }
 
-  @Test("a HAR entry with more values than the limit plants up to it and reports the rest; more entries than maxKinds are reported")
+  @Test(
+    "a HAR entry with more values than the limit plants up to it and reports the rest; more entries than maxKinds are reported"
+  )
   func limitsAreKeptAndCounted() throws {
     var limits = ImportLimits()
     limits.maxCanariesPerKind = 3
@@ -128,7 +143,8 @@ struct HARKindTests {
     let kinds = try Self.imported(limits)
     #expect(kinds.kinds.count == 2)
     #expect(kinds.plans.allSatisfy { $0.locations.count <= 3 })
-    #expect(kinds.skipped.contains { $0.pointer == "/log/entries/0" && $0.reason.contains("maxCanariesPerKind") })
+    #expect(
+      kinds.skipped.contains { $0.pointer == "/log/entries/0" && $0.reason.contains("maxCanariesPerKind") })
     #expect(kinds.skipped.contains { $0.pointer == "/log/entries/2" && $0.reason.contains("maxKinds") })
     limits = ImportLimits()
     limits.maxSkippedRecorded = 1
@@ -146,8 +162,12 @@ struct HARKindTests {
       } catch { return "\(error)" }
     }
     #expect(error(#"{"entries": []}"#).hasPrefix("/log: missing"))
-    #expect(error(#"{"log": {"entries": [{"request": {"method": "GET"}}]}}"#).hasPrefix("/log/entries/0/request/url"))
-    #expect(error(#"{"log": {"entries": [{"request": {"url": "http://x/"}}]}}"#).hasPrefix("/log/entries/0/request/method"))
+    #expect(
+      error(#"{"log": {"entries": [{"request": {"method": "GET"}}]}}"#).hasPrefix(
+        "/log/entries/0/request/url"))
+    #expect(
+      error(#"{"log": {"entries": [{"request": {"url": "http://x/"}}]}}"#).hasPrefix(
+        "/log/entries/0/request/method"))
     #expect(error("[1, 2]").contains("not a JSON object"))
     #expect(error(#"{"log": "#).contains("not valid JSON"))
   }

@@ -22,12 +22,17 @@ struct OpenAPIBoundsTests {
       error(#"{"openapi": "3.0.0", "paths": {"/a": {"get": {"parameters": [{"name": "x"}]}}}}"#)
         == "/paths/~1a/get/parameters/0: parameter x needs \"in\" (path, query, header or cookie)")
     #expect(
-      error(##"{"openapi": "3.0.0", "paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Nope"}}}}}}}}"##)
-        == "/paths/~1a/post/requestBody/content/application~1json/schema: $ref #/components/schemas/Nope points to nothing in this document")
+      error(
+        ##"{"openapi": "3.0.0", "paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Nope"}}}}}}}}"##
+      )
+        == "/paths/~1a/post/requestBody/content/application~1json/schema: $ref #/components/schemas/Nope points to nothing in this document"
+    )
     #expect(
       error(#"{"openapi": "3.0.0", "paths": {"/a": {"get": {"security": [{"missing": []}]}}}}"#)
         .contains("security scheme missing is not defined"))
-    #expect(error(#"{"openapi": "3.0.0", "paths": {"/a": {"get": {"parameters": [{"name": "x", "in": "body"}]}}}}"#).contains("must be path, query, header or cookie"))
+    #expect(
+      error(#"{"openapi": "3.0.0", "paths": {"/a": {"get": {"parameters": [{"name": "x", "in": "body"}]}}}}"#)
+        .contains("must be path, query, header or cookie"))
     #expect(error(#"{"openapi": "3.0.0", "paths": {"a": {}}}"#) == "/paths/a: a path must start with `/`")
     #expect(error(#"{"openapi": "3.0.0""#).contains("not valid JSON"))
   }
@@ -36,8 +41,11 @@ struct OpenAPIBoundsTests {
   func sizeAndNesting() {
     var limits = ImportLimits()
     limits.maxDocumentBytes = 100
-    #expect(error(String(repeating: " ", count: 101), limits: limits).contains("more than the limit of 100 bytes"))
-    let deep = #"{"openapi": "3.0.0", "x": "# + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"
+    #expect(
+      error(String(repeating: " ", count: 101), limits: limits).contains("more than the limit of 100 bytes"))
+    let deep =
+      #"{"openapi": "3.0.0", "x": "# + String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+      + "}"
     #expect(error(deep).contains("deeper than 256 levels"))
   }
 
@@ -68,7 +76,9 @@ struct OpenAPIBoundsTests {
     #expect(kinds.skippedCount > 6)
     let all = try RequestKind.kinds(
       fromOpenAPI: Data(Self.document(operations: 6, properties: 10, depth: 6).utf8),
-      limits: { var l = limits; l.maxSkippedRecorded = 1_000; return l }())
+      limits: {
+        var l = limits; l.maxSkippedRecorded = 1_000; return l
+      }())
     #expect(all.skipped.filter { $0.reason.contains("maxKinds") }.count == 3)
     #expect(all.skipped.contains { $0.reason.contains("maxSchemaDepth") })
     #expect(all.skipped.contains { $0.reason.contains("maxCanariesPerKind") })
@@ -83,7 +93,13 @@ struct OpenAPIBoundsTests {
          "B": {"type": "object", "properties": {"secret": {"type": "string"}, "back": {"$ref": "#/components/schemas/A"}}}}}}
       """#
     let kinds = try RequestKind.kinds(fromOpenAPI: Data(text.utf8))
-    #expect(kinds.plans.first?.locations.map(\.location.description) == ["request.body.json[a]", "request.body.json[b.secret]"])
-    #expect(kinds.skipped.map(\.reason) == ["recursive $ref #/components/schemas/A: planted once, not again inside itself"])
+    #expect(
+      kinds.plans.first?.locations.map(\.location.description) == [
+        "request.body.json[a]", "request.body.json[b.secret]",
+      ])
+    #expect(
+      kinds.skipped.map(\.reason) == [
+        "recursive $ref #/components/schemas/A: planted once, not again inside itself"
+      ])
   }
 }
