@@ -14,7 +14,8 @@ struct InspectorHARReplayTests {
   static func recordHAR() async throws -> Data {
     try await withServer { server in
       server.on(.post, "/api/login") { _ in
-        .json(#"{"token":"t-1","user":{"id":"u-1","email":"ann@acme.example"}}"#).header("X-Debug-Token", "dbg")
+        .json(#"{"token":"t-1","user":{"id":"u-1","email":"ann@acme.example"}}"#).header(
+          "X-Debug-Token", "dbg")
       }
       server.on(.get, "/api/orders") { _ in .json(#"{"orders":[{"id":"o-1","card_last4":"4242"}]}"#) }
       let inspector = NetworkInspector()
@@ -28,11 +29,13 @@ struct InspectorHARReplayTests {
         for: makeRequest(
           "GET", URL(string: "\(base)/api/orders?partnerRef=p-9&page=1")!,
           headers: ["Authorization": "Bearer t-1", "X-API-Key": "k-1", "Cookie": "sid=s-1"]))
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString)")
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "har-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: directory) }
       let files = try inspector.export(to: directory)
       // Keep only this test's exchanges: inspectors are process-wide.
-      var har = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: files[0])) as? [String: Any])
+      var har = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: files[0])) as? [String: Any])
       var log = try #require(har["log"] as? [String: Any])
       log["entries"] = (log["entries"] as? [[String: Any]] ?? []).filter {
         (($0["request"] as? [String: Any])?["url"] as? String)?.hasPrefix(base) == true
@@ -46,7 +49,8 @@ struct InspectorHARReplayTests {
   func replayFindsTheInspectorsLeaks() async throws {
     let imported = try RequestKind.kinds(fromHAR: try await Self.recordHAR())
     #expect(imported.kinds.count == 2)
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("har-replay-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "har-replay-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let inspector = NetworkInspector()
     var matrix: MatrixResult?
@@ -63,13 +67,17 @@ struct InspectorHARReplayTests {
     let leaked = Set(report.leakedLocations)
     for location: CanaryLocation in [
       .requestBody(.json("password")), .requestURL(.query("partnerRef")),
-      .responseBody(.json("token")), .responseHeader("X-Debug-Token"), .responseBody(.json("orders[0].card_last4")),
+      .responseBody(.json("token")), .responseHeader("X-Debug-Token"),
+      .responseBody(.json("orders[0].card_last4")),
     ] {
       #expect(leaked.contains(location), "\(location) is not reported")
     }
     #expect(!leaked.contains(.requestHeader("Authorization")), "the inspector redacts Authorization")
     // The inspector records header names as the transport spelled them (`X-Api-Key` on Linux).
-    #expect(leaked.contains { if case .requestHeader(let name) = $0 { name.lowercased() == "x-api-key" } else { false } })
+    #expect(
+      leaked.contains {
+        if case .requestHeader(let name) = $0 { name.lowercased() == "x-api-key" } else { false }
+      })
   }
 
   @Test("twin: the same kinds through a plain session with a route-only log are clean and delivered")
@@ -81,7 +89,8 @@ struct InspectorHARReplayTests {
       let log = trap.memoryLog()
       let session = URLSession(configuration: .ephemeral)
       return Transport { request in
-        log.write("\(request.httpMethod ?? "") \(request.url?.pathComponents.prefix(3).joined(separator: "/") ?? "")")
+        log.write(
+          "\(request.httpMethod ?? "") \(request.url?.pathComponents.prefix(3).joined(separator: "/") ?? "")")
         return try await Transport.urlSession(session).send(request)
       }
     }

@@ -63,7 +63,8 @@ struct OpenAPIKindTests {
 
     let card = try Self.plan(kinds, "api-addcard")
     #expect(card[.requestHeader("Authorization")] == .jwt)
-    #expect(card[.requestBody(.json("number"))] == .number, "allOf branch 1, the catalog's shape for `number`")
+    #expect(
+      card[.requestBody(.json("number"))] == .number, "allOf branch 1, the catalog's shape for `number`")
     #expect(card[.requestBody(.json("billing.city"))] == .token, "allOf branch 2")
     #expect(card[.responseBody(.json("last4"))] == .number)
 

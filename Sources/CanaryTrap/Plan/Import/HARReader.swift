@@ -26,7 +26,8 @@ struct HARReader {
 
   mutating func read(_ root: JSONValue) throws {
     guard case .object(let document) = root, case .object(let log) = document["log"] else {
-      throw KindImportError.malformed(pointer: "/log", "missing: not a HAR archive (it needs a \"log\" object)")
+      throw KindImportError.malformed(
+        pointer: "/log", "missing: not a HAR archive (it needs a \"log\" object)")
     }
     guard case .array(let entries) = log["entries"] else {
       throw KindImportError.malformed(pointer: "/log/entries", "missing or not an array")
@@ -55,7 +56,9 @@ struct HARReader {
     }
   }
 
-  private mutating func slot(_ value: String, name: String?, pathOrCookie: Bool = false) -> PlannedExchange.Slot {
+  private mutating func slot(_ value: String, name: String?, pathOrCookie: Bool = false)
+    -> PlannedExchange.Slot
+  {
     guard !value.isEmpty else { return .literal("") }
     guard spend() else { return .literal(value) }
     return .canary(ShapeGuess.fitting(ShapeGuess.forValue(value, name: name), inPathOrCookie: pathOrCookie))
@@ -76,16 +79,21 @@ struct HARReader {
       throw KindImportError.malformed(pointer: requestPointer + "/url", "missing or not a URL")
     }
     guard ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-      return collector.skip(requestPointer + "/url", "a \(url.scheme ?? "scheme-less") URL is not replayed (only http and https)")
+      return collector.skip(
+        requestPointer + "/url", "a \(url.scheme ?? "scheme-less") URL is not replayed (only http and https)")
     }
     if method.uppercased() == "TRACE" || method.uppercased() == "CONNECT" {
-      return collector.skip(requestPointer + "/method", "\(method) is not replayed: URLSession refuses to send it")
+      return collector.skip(
+        requestPointer + "/method", "\(method) is not replayed: URLSession refuses to send it")
     }
     let lastSegment = url.path.split(separator: "/").last.map(String.init) ?? "root"
     var exchange = PlannedExchange(
       kindName: collector.uniqueName(prefix: "har", "\(index + 1) \(method) \(lastSegment)"),
-      summary: "\(method) \(url.path.isEmpty ? "/" : url.path) (HAR entry \(index + 1))", method: method.uppercased(),
-      path: url.percentEncodedPath.split(separator: "/").map { .literal($0.removingPercentEncoding ?? String($0)) })
+      summary: "\(method) \(url.path.isEmpty ? "/" : url.path) (HAR entry \(index + 1))",
+      method: method.uppercased(),
+      path: url.percentEncodedPath.split(separator: "/").map {
+        .literal($0.removingPercentEncoding ?? String($0))
+      })
 
     // Query: the recorded list, else the URL's.
     var query = Self.pairs(request["queryString"]).map { ($0.0, $0.1) }
@@ -140,7 +148,8 @@ struct HARReader {
       if OpenAPIReader.isToken(name) {
         exchange.cookies.append(.init(name: name, slot: slot(value, name: name, pathOrCookie: true)))
       } else {
-        collector.skip("\(requestPointer)/cookies/\(offset)", "cookie name \(name) is not a valid cookie name")
+        collector.skip(
+          "\(requestPointer)/cookies/\(offset)", "cookie name \(name) is not a valid cookie name")
       }
     }
 
@@ -159,7 +168,9 @@ struct HARReader {
     collector.add(exchange, origin: "\(method) \(urlText)", pointer: pointer)
   }
 
-  private mutating func body(_ postData: Object, method: String, at pointer: String) throws -> PlannedExchange.Body? {
+  private mutating func body(_ postData: Object, method: String, at pointer: String) throws -> PlannedExchange
+    .Body?
+  {
     let mimeType = Self.string(postData["mimeType"]) ?? ""
     let lower = mimeType.lowercased()
     let text = Self.string(postData["text"]) ?? ""
@@ -187,23 +198,31 @@ struct HARReader {
       if !params.isEmpty {
         for (name, value, object) in params {
           let isFile = Self.string(object["fileName"]) != nil
-          parts.append(.init(name: name, slot: slot(value.isEmpty && isFile ? "file" : value, name: name), isFile: isFile))
+          parts.append(
+            .init(
+              name: name, slot: slot(value.isEmpty && isFile ? "file" : value, name: name), isFile: isFile))
         }
       } else {
         for part in MultipartReader.parts(of: Data(text.utf8), contentType: mimeType) {
           guard let name = part.name else { continue }
           parts.append(
-            .init(name: name, slot: slot(String(decoding: part.body, as: UTF8.self), name: name), isFile: part.filename != nil))
+            .init(
+              name: name, slot: slot(String(decoding: part.body, as: UTF8.self), name: name),
+              isFile: part.filename != nil))
         }
       }
-      if parts.isEmpty, !text.isEmpty { collector.skip(pointer, "the multipart body could not be split into parts") }
+      if parts.isEmpty, !text.isEmpty {
+        collector.skip(pointer, "the multipart body could not be split into parts")
+      }
       return parts.isEmpty ? nil : .multipart(parts)
     }
     if Self.isJSON(lower) || (mimeType.isEmpty && text.hasPrefix("{")) {
       guard let value = try? ImportCollector.decode(Data(text.utf8), limits: limits, what: "recorded body"),
         let template = template(value, name: nil, at: pointer + "/text", depth: 0)
       else {
-        if !text.isEmpty { collector.skip(pointer + "/text", "the JSON body could not be read, so it is not replayed") }
+        if !text.isEmpty {
+          collector.skip(pointer + "/text", "the JSON body could not be read, so it is not replayed")
+        }
         return nil
       }
       return .json(template, contentType: mimeType.isEmpty ? "application/json" : mimeType)
@@ -212,7 +231,10 @@ struct HARReader {
       return text.isEmpty ? nil : .text(slot(text, name: nil), contentType: mimeType)
     }
     if !text.isEmpty || !params.isEmpty {
-      collector.skip(pointer, "a \(mimeType.isEmpty ? "untyped" : mimeType) body is not replayed (JSON, form, multipart and text are)")
+      collector.skip(
+        pointer,
+        "a \(mimeType.isEmpty ? "untyped" : mimeType) body is not replayed (JSON, form, multipart and text are)"
+      )
     }
     return nil
   }
@@ -224,7 +246,8 @@ struct HARReader {
   private mutating func readResponse(
     _ response: Object, method: String, into exchange: inout PlannedExchange, at pointer: String
   ) {
-    if case .number(let status) = response["status"], status.isFinite, let code = Int(exactly: status.rounded()),
+    if case .number(let status) = response["status"], status.isFinite,
+      let code = Int(exactly: status.rounded()),
       (200..<300).contains(code) || (400..<600).contains(code), code != 204
     {
       exchange.responseStatus = code
@@ -251,24 +274,31 @@ struct HARReader {
     var body = Data(text.utf8)
     if Self.string(content["encoding"])?.lowercased() == "base64" {
       guard let decoded = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-        return collector.skip(pointer + "/content", "the base64 body could not be decoded, so it is not served")
+        return collector.skip(
+          pointer + "/content", "the base64 body could not be decoded, so it is not served")
       }
       body = decoded
     }
     guard Self.isJSON(mimeType.lowercased()), method != "HEAD" else {
       return collector.skip(
-        pointer + "/content", "a \(mimeType.isEmpty ? "untyped" : mimeType) response body is not served (JSON is)")
+        pointer + "/content",
+        "a \(mimeType.isEmpty ? "untyped" : mimeType) response body is not served (JSON is)")
     }
     guard let value = try? ImportCollector.decode(body, limits: limits, what: "recorded response") else {
-      return collector.skip(pointer + "/content", "the JSON response body could not be read, so it is not served")
+      return collector.skip(
+        pointer + "/content", "the JSON response body could not be read, so it is not served")
     }
     exchange.responseBody = template(value, name: nil, at: pointer + "/content/text", depth: 0)
   }
 
   /// The recorded JSON `value` with every string and number replaced by a canary.
-  private mutating func template(_ value: JSONValue, name: String?, at pointer: String, depth: Int) -> JSONTemplate? {
+  private mutating func template(_ value: JSONValue, name: String?, at pointer: String, depth: Int)
+    -> JSONTemplate?
+  {
     if depth > limits.maxSchemaDepth {
-      collector.skip(pointer, "deeper than \(limits.maxSchemaDepth) levels (ImportLimits.maxSchemaDepth): replayed as recorded")
+      collector.skip(
+        pointer,
+        "deeper than \(limits.maxSchemaDepth) levels (ImportLimits.maxSchemaDepth): replayed as recorded")
       return .literal(value)
     }
     switch value {
@@ -276,10 +306,14 @@ struct HARReader {
       return .object(
         members.keys.sorted().map { key in
           guard JSONTemplate.isAddressable(key) else {
-            collector.skip(pointer, "key `\(key)` holds `.`, `[` or `]`, which a JSON path cannot address: replayed as recorded")
+            collector.skip(
+              pointer,
+              "key `\(key)` holds `.`, `[` or `]`, which a JSON path cannot address: replayed as recorded")
             return (key, .literal(members[key]!))
           }
-          return (key, template(members[key]!, name: key, at: pointer, depth: depth + 1) ?? .literal(members[key]!))
+          return (
+            key, template(members[key]!, name: key, at: pointer, depth: depth + 1) ?? .literal(members[key]!)
+          )
         })
     case .array(let items):
       return .array(items.map { template($0, name: name, at: pointer, depth: depth + 1) ?? .literal($0) })

@@ -142,7 +142,8 @@ struct ImportCollector {
     }
     let count = exchange.canaryCount
     guard canaries + count <= limits.maxCanaries else {
-      return skip(pointer, "not planted: more than \(limits.maxCanaries) canaries in all (ImportLimits.maxCanaries)")
+      return skip(
+        pointer, "not planted: more than \(limits.maxCanaries) canaries in all (ImportLimits.maxCanaries)")
     }
     canaries += count
     exchanges.append((exchange, origin))
@@ -173,7 +174,9 @@ struct ImportCollector {
           ? "the \(what) looks like YAML; only JSON is read: convert it first, e.g. `python3 -c 'import json,sys,yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)' < api.yaml > api.json`"
           : "the \(what) is not a JSON object (it must start with `{`)")
     }
-    guard nestingDepth(of: data) <= limits.maxNesting else { throw KindImportError.tooDeep(limit: limits.maxNesting) }
+    guard nestingDepth(of: data) <= limits.maxNesting else {
+      throw KindImportError.tooDeep(limit: limits.maxNesting)
+    }
     do {
       return try JSONDecoder().decode(JSONValue.self, from: data)
     } catch {

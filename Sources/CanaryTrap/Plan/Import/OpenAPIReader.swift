@@ -31,7 +31,8 @@ struct OpenAPIReader {
         throw malformed("/openapi", "version \(version) is not read; only OpenAPI 3.0 and 3.1 are")
       }
     } else if document["swagger"] != nil {
-      throw malformed("/swagger", "Swagger 2.0 is not read; convert it to OpenAPI 3 first (e.g. with swagger2openapi)")
+      throw malformed(
+        "/swagger", "Swagger 2.0 is not read; convert it to OpenAPI 3 first (e.g. with swagger2openapi)")
     } else {
       throw malformed("/openapi", "missing: not an OpenAPI document (it needs \"openapi\": \"3.x.y\")")
     }
@@ -48,7 +49,9 @@ struct OpenAPIReader {
       let pointer = JSONPointer.child("/paths", path)
       guard path.hasPrefix("/") else { throw malformed(pointer, "a path must start with `/`") }
       let item = try resolved(paths[path]!, at: pointer).0
-      guard case .object(let itemObject) = item else { throw malformed(pointer, "a path item must be an object") }
+      guard case .object(let itemObject) = item else {
+        throw malformed(pointer, "a path item must be an object")
+      }
       let shared = try parameters(itemObject["parameters"], at: pointer + "/parameters")
       for method in Self.methods {
         guard let operationValue = itemObject[method] else { continue }
@@ -90,7 +93,8 @@ struct OpenAPIReader {
         throw malformed(resolvedPointer, "parameter \(name) needs \"in\" (path, query, header or cookie)")
       }
       var schema = parameter["schema"]
-      if schema == nil, case .object(let content) = parameter["content"], let first = content.keys.sorted().first,
+      if schema == nil, case .object(let content) = parameter["content"],
+        let first = content.keys.sorted().first,
         case .object(let media) = content[first]
       {
         schema = media["schema"]
@@ -129,7 +133,8 @@ struct OpenAPIReader {
         let parameter = pathParameters.first { $0.name == name }
         pathParameters.removeAll { $0.name == name }
         if let parameter, spend(at: parameter.pointer, canary: true),
-          let shape = try scalarShape(parameter.schema, name: name, at: parameter.pointer) {
+          let shape = try scalarShape(parameter.schema, name: name, at: parameter.pointer)
+        {
           exchange.path.append(.canary(ShapeGuess.fitting(shape, inPathOrCookie: true)))
         } else {
           if parameter == nil {
@@ -182,7 +187,10 @@ struct OpenAPIReader {
           collector.skip(parameter.pointer, "cookie name \(parameter.name) is not a valid cookie name")
         }
       default:
-        throw malformed(parameter.pointer, "parameter \(parameter.name) has \"in\": \"\(parameter.location)\"; it must be path, query, header or cookie")
+        throw malformed(
+          parameter.pointer,
+          "parameter \(parameter.name) has \"in\": \"\(parameter.location)\"; it must be path, query, header or cookie"
+        )
       }
     }
 
@@ -194,7 +202,8 @@ struct OpenAPIReader {
     if let bodyValue = operation["requestBody"] {
       let bodyPointer = pointer + "/requestBody"
       if method == "GET" || method == "HEAD" {
-        collector.skip(bodyPointer, "a request body on \(method) is not planted: URLSession drops or refuses it")
+        collector.skip(
+          bodyPointer, "a request body on \(method) is not planted: URLSession drops or refuses it")
       } else {
         bodies = try requestBodies(bodyValue, at: bodyPointer)
       }
@@ -226,11 +235,15 @@ struct OpenAPIReader {
 
   // MARK: Security
 
-  private mutating func addSecurity(_ value: JSONValue?, to exchange: inout PlannedExchange, at pointer: String)
+  private mutating func addSecurity(
+    _ value: JSONValue?, to exchange: inout PlannedExchange, at pointer: String
+  )
     throws
   {
     guard let value else { return }
-    guard case .array(let requirements) = value else { throw malformed(pointer + "/security", "must be an array") }
+    guard case .array(let requirements) = value else {
+      throw malformed(pointer + "/security", "must be an array")
+    }
     var names: [String] = []
     for requirement in requirements {
       if case .object(let schemes) = requirement { names += schemes.keys.sorted() }
@@ -243,13 +256,15 @@ struct OpenAPIReader {
       guard let found = try? resolved(.object(["$ref": .string("#" + schemePointer)]), at: schemePointer),
         case .object(let scheme) = found.0
       else {
-        throw malformed(pointer + "/security", "security scheme \(name) is not defined in /components/securitySchemes")
+        throw malformed(
+          pointer + "/security", "security scheme \(name) is not defined in /components/securitySchemes")
       }
       let type: String? = if case .string(let t) = scheme["type"] { t } else { nil }
       func claimAuthorization(_ what: String) -> Bool {
         if let authorization {
           collector.skip(
-            schemePointer, "\(what) not planted: this request already carries \(authorization) in Authorization")
+            schemePointer,
+            "\(what) not planted: this request already carries \(authorization) in Authorization")
           return false
         }
         authorization = what
@@ -290,23 +305,27 @@ struct OpenAPIReader {
             exchange.headers.append(.init(name: "Authorization", slot: .canary(.jwt, prefix: "Bearer ")))
           }
         } else {
-          collector.skip(schemePointer, "HTTP scheme `\(httpScheme)` is not planted (only basic and bearer are)")
+          collector.skip(
+            schemePointer, "HTTP scheme `\(httpScheme)` is not planted (only basic and bearer are)")
         }
       case "oauth2", "openIdConnect":
         if claimAuthorization("\(type!) \(name)") {
           exchange.headers.append(.init(name: "Authorization", slot: .canary(.jwt, prefix: "Bearer ")))
         }
       case "mutualTLS":
-        collector.skip(schemePointer, "mutualTLS is not planted: a client certificate is not part of the HTTP exchange")
+        collector.skip(
+          schemePointer, "mutualTLS is not planted: a client certificate is not part of the HTTP exchange")
       default:
-        throw malformed(schemePointer, "unknown security scheme type \(type.map { "`\($0)`" } ?? "(missing)")")
+        throw malformed(
+          schemePointer, "unknown security scheme type \(type.map { "`\($0)`" } ?? "(missing)")")
       }
     }
   }
 
   // MARK: Bodies
 
-  private mutating func requestBodies(_ value: JSONValue, at pointer: String) throws -> [PlannedExchange.Body] {
+  private mutating func requestBodies(_ value: JSONValue, at pointer: String) throws -> [PlannedExchange.Body]
+  {
     let (bodyValue, bodyPointer) = try resolved(value, at: pointer)
     guard case .object(let body) = bodyValue else {
       if case .null = bodyValue { return [] }
@@ -319,8 +338,10 @@ struct OpenAPIReader {
     for mediaType in content.keys.sorted() {
       let mediaPointer = JSONPointer.child(bodyPointer + "/content", mediaType)
       let lower = mediaType.lowercased()
-      let schema: JSONValue? = if case .object(let media) = content[mediaType] { media["schema"] } else { nil }
-      let isJSON = lower.hasPrefix("application/json") || (lower.hasPrefix("application/") && lower.contains("+json"))
+      let schema: JSONValue? =
+        if case .object(let media) = content[mediaType] { media["schema"] } else { nil }
+      let isJSON =
+        lower.hasPrefix("application/json") || (lower.hasPrefix("application/") && lower.contains("+json"))
       if isJSON {
         guard let schema else {
           collector.skip(mediaPointer, "no schema: nothing to plant")
@@ -329,10 +350,12 @@ struct OpenAPIReader {
         if let template = try template(schema, name: nil, at: mediaPointer + "/schema", depth: 0, refs: []) {
           out.append(.json(template, contentType: mediaType))
         }
-      } else if lower.hasPrefix("application/x-www-form-urlencoded") || lower.hasPrefix("multipart/form-data") {
+      } else if lower.hasPrefix("application/x-www-form-urlencoded") || lower.hasPrefix("multipart/form-data")
+      {
         let multipart = lower.hasPrefix("multipart/")
         guard let schema,
-          case .object(let members)? = try template(schema, name: nil, at: mediaPointer + "/schema", depth: 0, refs: [])
+          case .object(let members)? = try template(
+            schema, name: nil, at: mediaPointer + "/schema", depth: 0, refs: [])
         else {
           collector.skip(mediaPointer, "the schema is not an object with properties: nothing to plant")
           continue
@@ -348,7 +371,8 @@ struct OpenAPIReader {
             let binary = Self.isBinary(schema: schema, property: name, resolver: self)
             parts.append(.init(name: name, slot: .canary(shape), isFile: binary))
           case .literal(let value):
-            let text: String = if case .string(let s) = value { s } else { JSONTemplateWriter.quoted("\(value)") }
+            let text: String =
+              if case .string(let s) = value { s } else { JSONTemplateWriter.quoted("\(value)") }
             fields.append(.init(name: name, slot: .literal(text)))
             parts.append(.init(name: name, slot: .literal(text), isFile: false))
           case .object, .array:
@@ -361,7 +385,8 @@ struct OpenAPIReader {
       } else if lower.hasPrefix("text/plain") {
         out.append(.text(.canary(.token), contentType: mediaType))
       } else {
-        collector.skip(mediaPointer, "media type \(mediaType) is not planted (JSON, form, multipart and text/plain are)")
+        collector.skip(
+          mediaPointer, "media type \(mediaType) is not planted (JSON, form, multipart and text/plain are)")
       }
     }
     return out
@@ -375,7 +400,9 @@ struct OpenAPIReader {
       case .object(let property) = propertySchema.0
     else { return false }
     var schema = property
-    if case .string("array") = property["type"], case .object(let items) = property["items"] { schema = items }
+    if case .string("array") = property["type"], case .object(let items) = property["items"] {
+      schema = items
+    }
     if case .string(let format) = schema["format"], format == "binary" || format == "byte" { return true }
     return schema["contentMediaType"] != nil
   }
@@ -388,16 +415,19 @@ struct OpenAPIReader {
     guard let value else { return }
     guard case .object(let responses) = value else { throw malformed(pointer, "must be an object") }
     let codes = responses.keys.sorted()
-    guard let code = codes.first(where: { $0.hasPrefix("2") }) ?? codes.first(where: { $0 == "default" }) else {
+    guard let code = codes.first(where: { $0.hasPrefix("2") }) ?? codes.first(where: { $0 == "default" })
+    else {
       if !codes.isEmpty {
-        collector.skip(pointer, "no success response: responses \(codes.joined(separator: ", ")) are not planted")
+        collector.skip(
+          pointer, "no success response: responses \(codes.joined(separator: ", ")) are not planted")
       }
       return
     }
     let others = codes.filter { $0 != code }
     if !others.isEmpty {
       collector.skip(
-        pointer, "responses \(others.joined(separator: ", ")) are not planted: the server answers with \(code) only")
+        pointer,
+        "responses \(others.joined(separator: ", ")) are not planted: the server answers with \(code) only")
     }
     let responsePointer = JSONPointer.child(pointer, code)
     let (responseValue, resolvedPointer) = try resolved(responses[code]!, at: responsePointer)
@@ -405,12 +435,15 @@ struct OpenAPIReader {
       if case .null = responseValue { return }
       throw malformed(responsePointer, "a response must be an object")
     }
-    if let status = Int(code), (200..<300).contains(status), status != 204 { exchange.responseStatus = status }
+    if let status = Int(code), (200..<300).contains(status), status != 204 {
+      exchange.responseStatus = status
+    }
     if case .object(let headers) = response["headers"] {
       for name in headers.keys.sorted() {
         let headerPointer = JSONPointer.child(resolvedPointer + "/headers", name)
         if Self.framingHeaders.contains(name.lowercased()) {
-          collector.skip(headerPointer, "response header \(name) is not planted: it frames the response or sets cookies")
+          collector.skip(
+            headerPointer, "response header \(name) is not planted: it frames the response or sets cookies")
           continue
         }
         guard Self.isToken(name) else {
@@ -428,18 +461,22 @@ struct OpenAPIReader {
     for mediaType in content.keys.sorted() {
       let mediaPointer = JSONPointer.child(resolvedPointer + "/content", mediaType)
       let lower = mediaType.lowercased()
-      let isJSON = lower.hasPrefix("application/json") || (lower.hasPrefix("application/") && lower.contains("+json"))
+      let isJSON =
+        lower.hasPrefix("application/json") || (lower.hasPrefix("application/") && lower.contains("+json"))
       guard isJSON, exchange.responseBody == nil, method != "HEAD" else {
         collector.skip(
           mediaPointer,
           method == "HEAD"
-            ? "a HEAD response has no body" : isJSON
-              ? "only the first JSON media type of a response is served" : "response media type \(mediaType) is not planted (JSON is)"
+            ? "a HEAD response has no body"
+            : isJSON
+              ? "only the first JSON media type of a response is served"
+              : "response media type \(mediaType) is not planted (JSON is)"
         )
         continue
       }
       guard case .object(let media) = content[mediaType], let schema = media["schema"] else { continue }
-      exchange.responseBody = try template(schema, name: nil, at: mediaPointer + "/schema", depth: 0, refs: [])
+      exchange.responseBody = try template(
+        schema, name: nil, at: mediaPointer + "/schema", depth: 0, refs: [])
     }
     if exchange.responseBody != nil, exchange.responseStatus == 204 { exchange.responseStatus = 200 }
   }
@@ -447,7 +484,9 @@ struct OpenAPIReader {
   // MARK: Schemas
 
   /// The shape of a scalar parameter or header, or nil (reported) when it cannot hold one.
-  private mutating func scalarShape(_ schema: JSONValue?, name: String, at pointer: String) throws -> CanaryShape? {
+  private mutating func scalarShape(_ schema: JSONValue?, name: String, at pointer: String) throws
+    -> CanaryShape?
+  {
     guard let schema else { return ShapeGuess.forName(name) ?? .token }
     let (value, _) = try resolved(schema, at: pointer + "/schema")
     guard case .object(var object) = value else { return ShapeGuess.forName(name) ?? .token }
@@ -459,12 +498,15 @@ struct OpenAPIReader {
       }
     }
     var type = Self.type(of: object)
-    if type == "array", let items = object["items"], case .object(let itemObject) = try resolved(items, at: pointer).0 {
+    if type == "array", let items = object["items"],
+      case .object(let itemObject) = try resolved(items, at: pointer).0
+    {
       object = itemObject
       type = Self.type(of: object)
     }
     if type == "object" {
-      collector.skip(pointer, "\(name) is an object; only scalar and array parameters and headers are planted")
+      collector.skip(
+        pointer, "\(name) is an object; only scalar and array parameters and headers are planted")
       return nil
     }
     let format: String? = if case .string(let f) = object["format"] { f } else { nil }
@@ -504,7 +546,8 @@ struct OpenAPIReader {
   {
     guard spend(at: pointer, canary: false) else { return nil }
     guard depth <= limits.maxSchemaDepth else {
-      collector.skip(pointer, "deeper than \(limits.maxSchemaDepth) levels (ImportLimits.maxSchemaDepth): not planted")
+      collector.skip(
+        pointer, "deeper than \(limits.maxSchemaDepth) levels (ImportLimits.maxSchemaDepth): not planted")
       return nil
     }
     guard case .object(let object) = schema else {
@@ -525,15 +568,18 @@ struct OpenAPIReader {
       var members: [(String, JSONTemplate)] = []
       var other: JSONTemplate?
       for (index, branch) in branches.enumerated() {
-        switch try template(branch, name: name, at: "\(pointer)/allOf/\(index)", depth: depth + 1, refs: refs) {
-        case .some(.object(let more)): members += more.filter { member in !members.contains { $0.0 == member.0 } }
+        switch try template(branch, name: name, at: "\(pointer)/allOf/\(index)", depth: depth + 1, refs: refs)
+        {
+        case .some(.object(let more)):
+          members += more.filter { member in !members.contains { $0.0 == member.0 } }
         case .some(let value): other = other ?? value
         case nil: break
         }
       }
       let rest = object.filter { $0.key != "allOf" }
       if rest["properties"] != nil,
-        case .object(let more)? = try template(.object(rest), name: name, at: pointer, depth: depth, refs: refs)
+        case .object(let more)? = try template(
+          .object(rest), name: name, at: pointer, depth: depth, refs: refs)
       {
         members += more.filter { member in !members.contains { $0.0 == member.0 } }
       }
@@ -555,7 +601,8 @@ struct OpenAPIReader {
     switch type {
     case "object":
       guard case .object(let properties) = object["properties"], !properties.isEmpty else {
-        let free = object["additionalProperties"].map { if case .bool(false) = $0 { false } else { true } } ?? true
+        let free =
+          object["additionalProperties"].map { if case .bool(false) = $0 { false } else { true } } ?? true
         collector.skip(
           pointer,
           free
@@ -567,10 +614,13 @@ struct OpenAPIReader {
       for key in properties.keys.sorted() {
         let propertyPointer = JSONPointer.child(pointer + "/properties", key)
         guard JSONTemplate.isAddressable(key) else {
-          collector.skip(propertyPointer, "property name `\(key)` holds `.`, `[` or `]`, which a JSON path cannot address")
+          collector.skip(
+            propertyPointer, "property name `\(key)` holds `.`, `[` or `]`, which a JSON path cannot address")
           continue
         }
-        if let member = try template(properties[key]!, name: key, at: propertyPointer, depth: depth + 1, refs: refs) {
+        if let member = try template(
+          properties[key]!, name: key, at: propertyPointer, depth: depth + 1, refs: refs)
+        {
           members.append((key, member))
         }
       }
@@ -580,7 +630,9 @@ struct OpenAPIReader {
         collector.skip(pointer, "an array without items: nothing to plant")
         return nil
       }
-      return try template(items, name: name, at: pointer + "/items", depth: depth + 1, refs: refs).map { .array([$0]) }
+      return try template(items, name: name, at: pointer + "/items", depth: depth + 1, refs: refs).map {
+        .array([$0])
+      }
     case "boolean": return .literal(.bool(true))
     case "null": return .literal(.null)
     default:
@@ -619,7 +671,9 @@ struct OpenAPIReader {
   func resolvedQuietly(_ value: JSONValue) throws -> (JSONValue, String) {
     var current = value
     for _ in 0..<16 {
-      guard case .object(let object) = current, case .string(let ref) = object["$ref"] else { return (current, "") }
+      guard case .object(let object) = current, case .string(let ref) = object["$ref"] else {
+        return (current, "")
+      }
       guard let (target, _) = lookUp(ref) else { throw KindImportError.malformed(pointer: "", "") }
       current = target
     }
@@ -652,7 +706,8 @@ struct OpenAPIReader {
     !name.isEmpty
       && name.unicodeScalars.allSatisfy { scalar in
         scalar.isASCII
-          && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+          && (CharacterSet.alphanumerics.contains(scalar)
+            || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
       }
   }
 

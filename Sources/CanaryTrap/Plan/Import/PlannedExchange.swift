@@ -56,7 +56,8 @@ struct PlannedExchange: Sendable {
   /// How many canaries the exchange plants.
   var canaryCount: Int {
     func count(_ slots: [Slot]) -> Int { slots.filter { if case .canary = $0 { true } else { false } }.count }
-    var total = count(path) + count(query.map(\.slot)) + count(headers.map(\.slot)) + count(cookies.map(\.slot))
+    var total =
+      count(path) + count(query.map(\.slot)) + count(headers.map(\.slot)) + count(cookies.map(\.slot))
     total += basicAuthorization ? 2 : 0
     total += count(responseHeaders.map(\.slot)) + (responseBody?.canaryCount ?? 0)
     switch body {
@@ -78,7 +79,9 @@ struct PlannedExchange: Sendable {
       }
     }
     func add(_ fields: [Field], _ location: (String) -> CanaryLocation) {
-      for field in fields { if case .canary(let shape, _) = field.slot { out.append((location(field.name), shape)) } }
+      for field in fields {
+        if case .canary(let shape, _) = field.slot { out.append((location(field.name), shape)) }
+      }
     }
     add(query) { .requestURL(.query($0)) }
     add(headers) { .requestHeader($0) }
@@ -94,7 +97,8 @@ struct PlannedExchange: Sendable {
     case .multipart(let parts):
       for part in parts {
         if case .canary(let shape, _) = part.slot {
-          out.append((.requestBody(part.isFile ? .multipartFile(part.name) : .multipartField(part.name)), shape))
+          out.append(
+            (.requestBody(part.isFile ? .multipartFile(part.name) : .multipartField(part.name)), shape))
         }
       }
     case .text(let slot, _):
@@ -183,7 +187,8 @@ extension RequestKind {
           let value = mint(part.slot)
           let filename = part.isFile ? "; filename=\"\(part.name).bin\"" : ""
           let type = part.isFile ? "Content-Type: application/octet-stream\r\n" : ""
-          text += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"\(filename)\r\n\(type)\r\n\(value)\r\n"
+          text +=
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"\(filename)\r\n\(type)\r\n\(value)\r\n"
         }
         text += "--\(boundary)--\r\n"
         body = Data(text.utf8)
@@ -249,7 +254,8 @@ enum JSONTemplateWriter {
     case .string(let string): return quoted(string)
     case .array(let items): return "[" + items.map(literal).joined(separator: ",") + "]"
     case .object(let members):
-      return "{" + members.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + literal($0.value) }
+      return "{"
+        + members.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + literal($0.value) }
         .joined(separator: ",") + "}"
     }
   }

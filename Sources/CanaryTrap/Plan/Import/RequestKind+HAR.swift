@@ -9,7 +9,9 @@ extension RequestKind {
   ///
   /// Whatever is not planted is listed in ``ImportedKinds/skipped`` by JSON pointer; an archive
   /// that is not HAR JSON throws a ``KindImportError`` naming where.
-  public static func kinds(fromHAR archive: Data, limits: ImportLimits = ImportLimits()) throws -> ImportedKinds {
+  public static func kinds(fromHAR archive: Data, limits: ImportLimits = ImportLimits()) throws
+    -> ImportedKinds
+  {
     let root = try ImportCollector.decode(archive, limits: limits, what: "HAR archive")
     var reader = HARReader(collector: ImportCollector(limits: limits))
     try reader.read(root)
