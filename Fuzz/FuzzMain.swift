@@ -5,7 +5,7 @@
 #endif
 
 /// The target chosen by the environment variable `CANARY_FUZZ_TARGET` (http, multipart, manifest,
-/// scanner, gzip, zlib, zip, tar, sqlite, wal, bplist); one binary holds every target so CI compiles the package once.
+/// scanner, gzip, zlib, zip, tar, sqlite, wal, bplist, openapi, har); one binary holds every target so CI compiles the package once.
 let selectedFuzzTarget: ([UInt8]) -> Void = {
   let name = getenv("CANARY_FUZZ_TARGET").map { String(cString: $0) } ?? ""
   switch name {
@@ -20,9 +20,11 @@ let selectedFuzzTarget: ([UInt8]) -> Void = {
   case "sqlite": return fuzzContainer(.sqlite)
   case "wal": return fuzzContainer(.sqliteWAL)
   case "bplist": return fuzzContainer(.binaryPropertyList)
+  case "openapi": return fuzzImport(true)
+  case "har": return fuzzImport(false)
   default:
     fputs(
-      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, zip, tar, sqlite, wal or bplist\n",
+      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, zip, tar, sqlite, wal, bplist, openapi or har\n",
       stderr)
     exit(2)
   }

@@ -24,6 +24,7 @@ public enum CommandLineTool {
     Subcommand(
       name: "report", abstract: "Merge per-test SARIF reports into one for code scanning.",
       run: ReportCommand.run),
+    Subcommand(name: "kinds", abstract: "Print the kinds an OpenAPI document or HAR file plants.", run: KindsCommand.run),
     Subcommand(
       name: "bench", abstract: "Measure CanaryTrap against reference tools (release build).",
       run: BenchCommand.run),

@@ -1,0 +1,119 @@
+import CanaryTrap
+import Foundation
+
+/// `canary kinds`: print the request kinds an OpenAPI document or a HAR archive plants.
+enum KindsCommand {
+  static let help = """
+    USAGE: canary kinds (--openapi FILE | --har FILE) [--json] [--strict]
+
+    Reads an OpenAPI 3.0/3.1 document (JSON; convert YAML first) or a HAR 1.2 archive and prints
+    the request kinds RequestKind.kinds(fromOpenAPI:) or kinds(fromHAR:) make from it: one line
+    per planted location, then every construct that was NOT planted, by JSON pointer.
+
+    OPTIONS:
+      --openapi FILE  The OpenAPI document.
+      --har FILE      The HAR archive.
+      --json          Print one JSON object (kinds, locations, skipped) instead of a table.
+      --strict        Exit 3 when anything was not planted.
+      -h, --help      Show this help.
+
+    EXIT STATUS: 0 read (and, with --strict, everything planted); 2 bad usage or a document that
+    cannot be read, with the place that is wrong; 3 with --strict, something was not planted.
+
+    """
+
+  static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
+    var source: (kind: String, path: String)?
+    var json = false
+    var strict = false
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-h", "--help":
+        io.writeOutput(help)
+        return ExitStatus.success
+      case "--json": json = true
+      case "--strict": strict = true
+      case "--openapi", "--har":
+        guard let path = remaining.popFirst() else { return fail("\(argument) needs a FILE", io: io) }
+        if let source { return fail("give one document, got --\(source.kind) and \(argument)", io: io) }
+        source = (String(argument.dropFirst(2)), path)
+      default:
+        return fail("unexpected argument '\(argument)'", io: io)
+      }
+    }
+    guard let source else { return fail("give --openapi FILE or --har FILE", io: io) }
+    let imported: ImportedKinds
+    do {
+      let data = try Data(contentsOf: URL(fileURLWithPath: source.path))
+      imported =
+        source.kind == "openapi"
+        ? try RequestKind.kinds(fromOpenAPI: data) : try RequestKind.kinds(fromHAR: data)
+    } catch let error as KindImportError {
+      return fail("\(source.path): \(error)", io: io)
+    } catch {
+      return fail("cannot read \(source.path): \(error.localizedDescription)", io: io)
+    }
+    io.writeOutput(json ? jsonText(imported) : table(imported))
+    if imported.skippedCount > 0 {
+      io.writeError(
+        "canary kinds: \(imported.skippedCount) construct(s) of \(source.path) were not planted (listed above)\n")
+    }
+    return strict && !imported.isComplete ? ExitStatus.inconclusive : ExitStatus.success
+  }
+
+  static func table(_ imported: ImportedKinds) -> String {
+    var out = ""
+    for plan in imported.plans {
+      out += "\(plan.kindName)  \(plan.origin)  (\(plan.locations.count) canaries)\n"
+      for (location, shape) in plan.locations { out += "  \(location)  [\(shape.rawValue)]\n" }
+    }
+    out += "\n\(imported.kinds.count) kinds, \(imported.canaryCount) canaries, \(imported.skippedCount) not planted\n"
+    if !imported.skipped.isEmpty {
+      out += "\nNOT PLANTED:\n" + imported.skipped.map { "  \($0)\n" }.joined()
+      let unlisted = imported.skippedCount - imported.skipped.count
+      if unlisted > 0 { out += "  … and \(unlisted) more, not listed\n" }
+    }
+    return out
+  }
+
+  static func jsonText(_ imported: ImportedKinds) -> String {
+    struct Location: Encodable {
+      var location: String
+      var shape: String
+    }
+    struct Kind: Encodable {
+      var name: String
+      var origin: String
+      var method: String
+      var locations: [Location]
+    }
+    struct Skipped: Encodable {
+      var pointer: String
+      var reason: String
+    }
+    struct Document: Encodable {
+      var kinds: [Kind]
+      var canaries: Int
+      var skipped: [Skipped]
+      var skippedCount: Int
+    }
+    let document = Document(
+      kinds: imported.plans.map { plan in
+        Kind(
+          name: plan.kindName, origin: plan.origin, method: plan.method,
+          locations: plan.locations.map { Location(location: "\($0.location)", shape: $0.shape.rawValue) })
+      },
+      canaries: imported.canaryCount,
+      skipped: imported.skipped.map { Skipped(pointer: $0.pointer, reason: $0.reason) },
+      skippedCount: imported.skippedCount)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(document)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+  }
+
+  private static func fail(_ reason: String, io: CommandIO) -> Int32 {
+    io.writeError("canary kinds: \(reason)\n")
+    return ExitStatus.usage
+  }
+}
