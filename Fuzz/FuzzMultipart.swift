@@ -2,7 +2,8 @@ import Foundation
 
 /// Fuzz target `multipart`: the first byte gives the boundary length, the next bytes the boundary,
 /// the rest the body. Parses through both initializers and checks that every part's body is a
-/// contiguous piece of the input and that the parts together never exceed it.
+/// contiguous piece of the input, that the parts together never exceed it, and that limits keep
+/// what they say and count the rest.
 func fuzzMultipart(_ bytes: [UInt8]) {
   guard let first = bytes.first else { return }
   let boundaryLength = min(Int(first % 72), bytes.count - 1)
@@ -21,6 +22,14 @@ func fuzzMultipart(_ bytes: [UInt8]) {
     _ = part.text
   }
   fuzzCheck(total <= body.count, "parts larger than the body")
+  let bounded = MultipartBody(
+    boundary: boundary, body: Data(body), limits: .init(maxParts: 2, maxHeaderFields: 1))
+  fuzzCheck(bounded.parts.count <= 2, "more parts kept than the limit")
+  fuzzCheck(
+    bounded.parts.count + bounded.droppedParts == parsed.parts.count + parsed.droppedParts,
+    "the limit changed how many parts were found")
+  fuzzCheck(bounded.parts.allSatisfy { $0.headers.count <= 1 }, "more header fields kept than the limit")
+  fuzzCheck(bounded.isComplete == parsed.isComplete, "the limit changed whether the body was complete")
   _ = parsed.files.count
   _ = parsed.field("a")
   let typeText = "multipart/form-data; charset=utf-8; " + String(decoding: bytes.prefix(80), as: UTF8.self)

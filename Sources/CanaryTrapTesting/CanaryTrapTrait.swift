@@ -31,12 +31,20 @@
     /// A suite's trap applies to each of its tests, not to the suite as a whole.
     public var isRecursive: Bool { true }
 
-    /// Runs the test in a fresh scope, then records the scope's problems.
+    /// Chooses where a scope runs: around each test case (each argument of a parameterized test
+    /// gets its own scope), never around a suite or a whole parameterized function, and only for
+    /// the innermost `.canaryTrap` when a test and its suite both carry one.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+      guard !test.isSuite, testCase != nil, isInnermost(in: test) else { return nil }
+      return self
+    }
+
+    /// Runs the test case in a fresh scope, then records the scope's problems; Swift Testing calls
+    /// it only where ``scopeProvider(for:testCase:)`` chose this trait.
     public func provideScope(
       for test: Test, testCase: Test.Case?,
       performing function: @Sendable () async throws -> Void
     ) async throws {
-      guard !test.isSuite, isInnermost(in: test) else { return try await function() }
       let location = sourceLocation ?? test.sourceLocation
       let name = TestIdentity.name(of: test)
       let session = ScopeSession(

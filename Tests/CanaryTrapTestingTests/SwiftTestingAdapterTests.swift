@@ -143,6 +143,13 @@ private func text(of issue: Issue) -> String {
     }
     #expect(!lines.current.isEmpty && lines.current.allSatisfy { $0 == test.sourceLocation.line })
   }
+
+  @Test func aScopeIsProvidedForEachTestCaseNotForTheWholeFunction() throws {
+    let test = try #require(Test.current)
+    let trait = CanaryTrapTrait.canaryTrap(AdapterScenario.quiet)
+    #expect(trait.scopeProvider(for: test, testCase: try #require(Test.Case.current)) != nil)
+    #expect(trait.scopeProvider(for: test, testCase: nil) == nil)
+  }
 }
 
 /// Every test here runs in the suite's scope and must record no issue: the clean twins of the
@@ -171,6 +178,14 @@ struct TraitOnASuiteTests {
     let ownTraitLine = #line - 1
     let trap = try #require(CanaryTrap.current)
     #expect(trap.sourceLocation?.line == ownTraitLine)
+    // Only the innermost trait provides the scope; the suite's steps aside, and so does any other.
+    let test = try #require(Test.current)
+    let testCase = try #require(Test.Case.current)
+    let traps = test.traits.compactMap { $0 as? CanaryTrapTrait }
+    #expect(traps.count == 2)
+    #expect(traps.first?.scopeProvider(for: test, testCase: testCase) == nil)
+    #expect(traps.last?.scopeProvider(for: test, testCase: testCase) != nil)
+    #expect(CanaryTrapTrait.canaryTrap.scopeProvider(for: test, testCase: testCase) == nil)
     try await AdapterScenario.run(in: trap, leak: false)
   }
 }

@@ -186,7 +186,7 @@ enum LocationProof {
         $0 == (name, value)
       }
     case .multipartField, .multipartFile, .multipartFilename:
-      let parts = MultipartReader.parts(of: body, contentType: contentType ?? "")
+      let parts = MultipartBody(contentType: contentType ?? "", body: body)?.parts ?? []
       return parts.contains { $0.body.range(of: Data(value.utf8)) != nil || $0.filename == value }
     case .text: return body.range(of: Data(value.utf8)) != nil
     case .event(let index, let field):

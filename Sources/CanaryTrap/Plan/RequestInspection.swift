@@ -57,11 +57,9 @@ struct RequestInspection {
     text.split(separator: "&").map { pair(String($0), plusIsSpace: true) }
   }
 
-  /// The parts of a multipart body, or none when the body is not multipart.
-  var multipartParts: [MultipartPart] {
-    guard let contentType = request.headers["Content-Type"] else { return [] }
-    return MultipartReader.parts(of: request.body, contentType: contentType)
-  }
+  /// The parts of a multipart body, exactly as `request.multipart` reads them; none when the
+  /// body is not multipart.
+  var multipartParts: [MultipartBody.Part] { request.multipart?.parts ?? [] }
 
   /// The body as text.
   var bodyText: String { String(decoding: request.body, as: UTF8.self) }

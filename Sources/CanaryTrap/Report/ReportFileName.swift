@@ -7,10 +7,10 @@ import Foundation
 #endif
 
 /// Turns test names into safe, unique report file names.
-public enum ReportFileName {
+package enum ReportFileName {
   /// `name` reduced to letters, digits, `-`, `_` and `.`, at most 120 bytes, never empty or
   /// hidden: `SignInTests/signIn(email:)` becomes `SignInTests-signIn-email`.
-  public static func sanitized(_ name: String) -> String {
+  package static func sanitized(_ name: String) -> String {
     var result = ""
     var pendingDash = false
     for scalar in name.unicodeScalars {
@@ -34,7 +34,7 @@ public enum ReportFileName {
   /// Claims a base name in `directory` that no other report uses, `name`, `name-2`, `name-3`, …,
   /// by creating its text file exclusively, so that tests running in parallel never overwrite
   /// each other's reports.
-  public static func claimUnique(_ name: String, in directory: URL) throws -> String {
+  package static func claimUnique(_ name: String, in directory: URL) throws -> String {
     let base = sanitized(name)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     for attempt in 1...10_000 {

@@ -2,19 +2,19 @@ import Foundation
 
 /// Merges the per-test SARIF files a CI run writes into one log with one run, as GitHub code
 /// scanning requires (it rejects more than one run per category).
-public enum SARIFMerge {
+package enum SARIFMerge {
   /// Why a merge failed: names the file and what is wrong with it.
-  public struct Failure: Error, CustomStringConvertible {
+  package struct Failure: Error, CustomStringConvertible {
     /// The sentence to show.
-    public let description: String
+    package let description: String
   }
 
   /// The most files one merge reads.
-  public static let maxFiles = 10_000
+  package static let maxFiles = 10_000
 
   /// Every `*.sarif` file directly in `directory`, sorted by name, merged into one SARIF log whose
   /// single run has `automationDetails.id` `CATEGORY/` and every result, rule and notification.
-  public static func merge(directory: URL, category: String = "canarytrap") throws -> Data {
+  package static func merge(directory: URL, category: String = "canarytrap") throws -> Data {
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory.path)

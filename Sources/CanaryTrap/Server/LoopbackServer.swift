@@ -64,7 +64,7 @@ public final class LoopbackServer: Sendable {
     /// (a client that pipelines without reading waits; the others are served).
     public var maxQueuedResponseBytes: Int = 1024 * 1024
     /// Uses poll(2) even where epoll is available (for tests of the portable path).
-    public var usePollInsteadOfEpoll: Bool = false
+    package var usePollInsteadOfEpoll: Bool = false
 
     /// The defaults: 127.0.0.1, ephemeral port, 64 KiB heads, 32 MiB bodies, 30 s idle timeout,
     /// 10 s per head and 30 s per body, 10,000 requests and 64 MiB recorded.

@@ -4,25 +4,25 @@ import Foundation
 ///
 /// `Synchronization.Mutex` needs macOS 15 and iOS 18; this wrapper keeps the package on
 /// macOS 13 and iOS 16.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
 
   /// Creates a lock guarding `value`.
-  public init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
   }
 
   /// Runs `body` with exclusive access to the value and returns its result.
   @discardableResult
-  public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)
   }
 
   /// A copy of the value at this instant.
-  public var current: Value {
+  package var current: Value {
     withLock { $0 }
   }
 }

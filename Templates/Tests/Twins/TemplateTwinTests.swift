@@ -14,7 +14,7 @@ import Testing
   private func leakIssues(_ body: @escaping (CanaryTrap, MemoryLog) async throws -> Void) async throws
     -> [String]
   {
-    let issues = Locked([String]())
+    let issues = IssueTexts()
     try await withKnownIssue {
       try await withCanaryTrap(configuration: CanaryTrap.Configuration(captureStandardStreams: false)) {
         trap in
@@ -22,10 +22,10 @@ import Testing
       }
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined()
-      issues.withLock { $0.append(text) }
+      issues.append(text)
       return text.contains("leaked into memory-log")
     }
-    return issues.current
+    return issues.all
   }
 
   @Test func signInThroughAPrintingClientReportsTheTokensAndTheCookie() async throws {
@@ -73,6 +73,25 @@ import Testing
       issues.contains {
         $0.hasPrefix("canary planted in redirect[1].location.query[sig] leaked into memory-log")
       })
+  }
+}
+
+/// The issue texts a `withKnownIssue` matcher collects (it may run on any thread), guarded by a lock
+/// of the app's own as the templates need nothing of CanaryTrap's internals.
+private final class IssueTexts: @unchecked Sendable {
+  private let lock = NSLock()
+  private var texts: [String] = []
+
+  func append(_ text: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    texts.append(text)
+  }
+
+  var all: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return texts
   }
 }
 

@@ -70,6 +70,68 @@ struct MultipartBodyTests {
     #expect(MultipartBody(contentType: "multipart/form-data", body: Data()) == nil)
     #expect(MultipartBody(boundary: "b", body: Data("no delimiter here".utf8)).parts.isEmpty)
   }
+
+  @Test func aLongerBoundaryIsContentNotADelimiter() throws {
+    let body =
+      "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--bX\r\ny\r\n--b \t\r\n\r\nz\r\n--b--tail\r\n"
+    let multipart = MultipartBody(boundary: "b", body: Data(body.utf8))
+    #expect(multipart.parts.map(\.text) == ["x\r\n--bX\r\ny", "z"])
+    #expect(multipart.parts.last?.headers.count == 0)
+    #expect(multipart.isComplete)
+  }
+
+  @Test func emptyPartsAndAMissingCloseDelimiter() throws {
+    let body = "--b\r\n--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--b"
+    let multipart = MultipartBody(boundary: "b", body: Data(body.utf8))
+    #expect(multipart.parts.count == 2)
+    #expect(multipart.parts.first?.body.isEmpty == true)
+    #expect(multipart.field("a") == "v")
+    #expect(!multipart.isComplete)
+    #expect(!MultipartBody(boundary: "b", body: Data("--b\r\n\r\nv\r\n".utf8)).isComplete)
+  }
+
+  @Test func foldedHeaderLinesAreJoined() throws {
+    let body =
+      "--b\nContent-Disposition: form-data; name=\"f\";\n\tfilename=\"folded.txt\"\nX-Empty:\n more\n\nv\n--b--\n"
+    let part = try #require(MultipartBody(boundary: "b", body: Data(body.utf8)).parts.first)
+    #expect(part.name == "f")
+    #expect(part.filename == "folded.txt")
+    #expect(part.headers["X-Empty"] == "more")
+  }
+
+  @Test func partsPastTheLimitAreCountedNotKept() {
+    var body = ""
+    for index in 0..<7 {
+      body += "--b\r\nContent-Disposition: form-data; name=\"p\(index)\"\r\n\r\n\(index)\r\n"
+    }
+    body += "--b--\r\n"
+    let multipart = MultipartBody(boundary: "b", body: Data(body.utf8), limits: .init(maxParts: 5))
+    #expect(multipart.parts.map(\.text) == ["0", "1", "2", "3", "4"])
+    #expect(multipart.droppedParts == 2)
+    #expect(multipart.isComplete)
+    let whole = MultipartBody(boundary: "b", body: Data(body.utf8))
+    #expect(whole.parts.count == 7 && whole.droppedParts == 0)
+  }
+
+  @Test func headerFieldsPastTheLimitAreCountedNotKept() throws {
+    var body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n"
+    for index in 0..<5 { body += "X-\(index): \(index)\r\n folded\r\n" }
+    body += "\r\nv\r\n--b\r\nX-Only: 1\r\n\r\nw\r\n--b--"
+    let multipart = MultipartBody(boundary: "b", body: Data(body.utf8), limits: .init(maxHeaderFields: 3))
+    let first = try #require(multipart.parts.first)
+    #expect(first.headers.map(\.name) == ["Content-Disposition", "X-0", "X-1"])
+    #expect(first.headers["X-1"] == "1 folded")
+    #expect(first.text == "v")
+    #expect(multipart.parts.last?.headers["X-Only"] == "1")
+    #expect(multipart.droppedHeaderFields == 3)
+  }
+
+  @Test func aHostileBodyOfTinyPartsStaysBounded() {
+    let body = Data(String(repeating: "--b\n\n\n", count: 50_000).utf8)
+    let multipart = MultipartBody(boundary: "b", body: body)
+    #expect(multipart.parts.count == MultipartBody.Limits().maxParts)
+    #expect(multipart.droppedParts == 50_000 - MultipartBody.Limits().maxParts)
+  }
 }
 
 @Suite("Server helpers")

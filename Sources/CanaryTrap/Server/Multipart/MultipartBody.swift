@@ -3,8 +3,16 @@ import Foundation
 /// A parsed `multipart/form-data` (or any `multipart/*`) body: its parts, with names, filenames,
 /// content types and contents.
 ///
-/// The parser tolerates LF instead of CRLF, transport padding after a delimiter, a preamble and an
-/// epilogue, and a missing final delimiter (the last part then runs to the end of the body).
+/// This is the package's one multipart parser: `request.multipart` and the proof that a canary
+/// reached a multipart field both read a body through it. It follows RFC 2046 §5.1.1 and RFC 7578:
+/// a delimiter is `--boundary` at the start of a line, followed only by optional spaces or tabs and
+/// the line break (or by `--` for the close delimiter); the preamble before the first delimiter and
+/// the epilogue after the close delimiter are ignored; each part's header fields end at the first
+/// empty line, and folded header lines are joined. It tolerates LF instead of CRLF and a missing
+/// close delimiter (the last part then runs to the end of the body, and ``isComplete`` is false).
+///
+/// Hostile bodies stay bounded: at most ``Limits/maxParts`` parts and ``Limits/maxHeaderFields``
+/// header fields per part are kept, and ``droppedParts`` and ``droppedHeaderFields`` count the rest.
 public struct MultipartBody: Sendable {
   /// One part of the body.
   public struct Part: Sendable {
@@ -39,24 +47,46 @@ public struct MultipartBody: Sendable {
     }
   }
 
+  /// How much of a body the parser keeps.
+  public struct Limits: Sendable {
+    /// The most parts kept; later parts are counted in ``MultipartBody/droppedParts``.
+    public var maxParts: Int
+    /// The most header fields kept per part; later ones are counted in
+    /// ``MultipartBody/droppedHeaderFields``.
+    public var maxHeaderFields: Int
+
+    /// Creates limits; the defaults keep 1,000 parts of up to 100 header fields each.
+    public init(maxParts: Int = 1000, maxHeaderFields: Int = 100) {
+      self.maxParts = max(0, maxParts)
+      self.maxHeaderFields = max(0, maxHeaderFields)
+    }
+  }
+
   /// The boundary separating the parts.
   public var boundary: String
-  /// The parts in order.
+  /// The parts in order, at most ``Limits/maxParts``.
   public var parts: [Part]
+  /// How many parts were found past ``Limits/maxParts`` and not kept.
+  public var droppedParts: Int
+  /// How many header fields were found past ``Limits/maxHeaderFields`` in a part and not kept.
+  public var droppedHeaderFields: Int
+  /// Whether the body ended with the close delimiter `--boundary--`.
+  public var isComplete: Bool
 
   /// Parses `body` when `contentType` is `multipart/...` with a boundary; nil otherwise.
-  public init?(contentType: String, body: Data) {
-    let (type, parameters) = HeaderParameters.parse(contentType)
-    guard type.lowercased().hasPrefix("multipart/"),
-      let boundary = parameters.first(where: { $0.name == "boundary" })?.value, !boundary.isEmpty
-    else { return nil }
-    self.init(boundary: boundary, body: body)
+  public init?(contentType: String, body: Data, limits: Limits = Limits()) {
+    guard let boundary = Self.boundary(inContentType: contentType) else { return nil }
+    self.init(boundary: boundary, body: body, limits: limits)
   }
 
   /// Parses `body` split by `boundary`.
-  public init(boundary: String, body: Data) {
+  public init(boundary: String, body: Data, limits: Limits = Limits()) {
     self.boundary = boundary
-    self.parts = MultipartParser.parts(of: Array(body), boundary: Array(boundary.utf8))
+    let parsed = MultipartParser.parse(Array(body), boundary: Array(boundary.utf8), limits: limits)
+    parts = parsed.parts
+    droppedParts = parsed.droppedParts
+    droppedHeaderFields = parsed.droppedHeaderFields
+    isComplete = parsed.isComplete
   }
 
   /// The first part named `name`.
@@ -69,67 +99,13 @@ public struct MultipartBody: Sendable {
 
   /// The parts that carry a filename.
   public var files: [Part] { parts.filter { $0.filename != nil } }
-}
 
-/// Splits multipart bytes into parts.
-enum MultipartParser {
-  static func parts(of bytes: [UInt8], boundary: [UInt8]) -> [MultipartBody.Part] {
-    let delimiter = Array("--".utf8) + boundary
-    guard var position = firstDelimiter(in: bytes, delimiter) else { return [] }
-    var parts: [MultipartBody.Part] = []
-    while true {
-      position += delimiter.count
-      if bytes[position...].starts(with: Array("--".utf8)) { break }
-      // Skip transport padding up to the end of the delimiter line.
-      guard let lineEnd = bytes[position...].firstIndex(of: HTTPBytes.lf) else { break }
-      let contentStart = lineEnd + 1
-      let next = nextDelimiter(in: bytes, delimiter, from: contentStart)
-      var contentEnd = next?.lineStart ?? bytes.count
-      if next == nil {
-        while contentEnd > contentStart,
-          bytes[contentEnd - 1] == HTTPBytes.lf || bytes[contentEnd - 1] == HTTPBytes.cr
-        {
-          contentEnd -= 1
-        }
-      }
-      parts.append(makePart(bytes[contentStart..<max(contentStart, contentEnd)]))
-      guard let next else { break }
-      position = next.delimiterStart
-    }
-    return parts
-  }
-
-  /// The index of the first delimiter at the start of the body or of a line.
-  private static func firstDelimiter(in bytes: [UInt8], _ delimiter: [UInt8]) -> Int? {
-    if bytes.starts(with: delimiter) { return 0 }
-    return nextDelimiter(in: bytes, delimiter, from: 0)?.delimiterStart
-  }
-
-  /// The next `LF--boundary`: where the line break before it starts (CR included) and the delimiter.
-  private static func nextDelimiter(in bytes: [UInt8], _ delimiter: [UInt8], from start: Int)
-    -> (lineStart: Int, delimiterStart: Int)?
-  {
-    var index = start
-    while let newline = bytes[index...].firstIndex(of: HTTPBytes.lf) {
-      if bytes[(newline + 1)...].starts(with: delimiter) {
-        let lineStart = newline > start && bytes[newline - 1] == HTTPBytes.cr ? newline - 1 : newline
-        return (lineStart, newline + 1)
-      }
-      index = newline + 1
-    }
-    return nil
-  }
-
-  private static func makePart(_ content: ArraySlice<UInt8>) -> MultipartBody.Part {
-    var headers = HTTPHeaders()
-    var index = content.startIndex
-    while let newline = content[index...].firstIndex(of: HTTPBytes.lf) {
-      var line = content[index..<newline]
-      if line.last == HTTPBytes.cr { line.removeLast() }
-      index = newline + 1
-      if line.isEmpty { return MultipartBody.Part(headers: headers, body: Data(content[index...])) }
-      if case .success(let field) = HTTPHeadParser.parseField(line) { headers.add(field.name, field.value) }
-    }
-    return MultipartBody.Part(headers: headers, body: Data(content[index...]))
+  /// The `boundary` parameter of a `multipart/...` content type; nil for another type or none.
+  static func boundary(inContentType contentType: String) -> String? {
+    let (type, parameters) = HeaderParameters.parse(contentType)
+    guard type.lowercased().hasPrefix("multipart/"),
+      let boundary = parameters.first(where: { $0.name == "boundary" })?.value, !boundary.isEmpty
+    else { return nil }
+    return boundary
   }
 }

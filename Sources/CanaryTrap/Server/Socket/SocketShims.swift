@@ -5,14 +5,14 @@
 #endif
 
 /// An error from a socket system call, naming the call and the `errno` it set.
-public struct SocketError: Error, CustomStringConvertible, Sendable {
+package struct SocketError: Error, CustomStringConvertible, Sendable {
   /// The system call that failed.
-  public var call: String
+  package var call: String
   /// The `errno` value it set.
-  public var code: Int32
+  package var code: Int32
 
   /// Describes the failure with the call, the errno and its text.
-  public var description: String { "\(call) failed: errno \(code) (\(String(cString: strerror(code))))" }
+  package var description: String { "\(call) failed: errno \(code) (\(String(cString: strerror(code))))" }
 }
 
 /// Thin wrappers over the POSIX socket calls that differ between Glibc and Darwin.

@@ -1,24 +1,24 @@
 /// A path pattern with `*` (any run of characters within one path component), `?` (one
 /// character), `[abc]`/`[a-z]`/`[!abc]` (one character of a set) and `**` (any number of whole
 /// directories, including none). Wildcards match dot files too.
-public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
+struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
   /// The pattern as written.
-  public let description: String
+  let description: String
   private let components: [[UInt8]]
 
   /// Whether `text` contains a wildcard character and so needs matching rather than a lookup.
-  public static func hasWildcards(_ text: String) -> Bool {
+  static func hasWildcards(_ text: String) -> Bool {
     text.contains { $0 == "*" || $0 == "?" || $0 == "[" }
   }
 
   /// Creates a pattern matched against `/`-separated relative paths.
-  public init(_ pattern: String) {
+  init(_ pattern: String) {
     description = pattern
     components = pattern.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.utf8) }
   }
 
   /// Whether the relative path `path` (components separated by `/`) matches the whole pattern.
-  public func matches(_ path: String) -> Bool {
+  func matches(_ path: String) -> Bool {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.utf8) }
     return Self.match(components[...], parts[...])
   }
