@@ -46,6 +46,14 @@ final class EventLoop: @unchecked Sendable {
   var nextSweep: ContinuousClock.Instant
   /// Set while accepting is paused because descriptors ran out and nothing could be shed.
   var acceptPausedUntil: ContinuousClock.Instant?
+  /// The request bytes held by every connection's parser.
+  var bufferedRequestBytes = 0
+  /// The most `bufferedRequestBytes` has been.
+  var peakBufferedRequestBytes = 0
+  /// The connection that may read past the budget, so that one request always completes.
+  var budgetHolder: Int32?
+  /// Connections not read until the buffered total falls below the budget.
+  var budgetPaused: Set<Int32> = []
 
   init(configuration: LoopbackServer.Configuration, state: ServerState) throws {
     let descriptorLimit = SocketShims.raiseOpenFileLimit()
@@ -125,6 +133,7 @@ final class EventLoop: @unchecked Sendable {
         }
       }
       servePending()
+      resumeWithinBudget()
       runTimers()
       if releaseMemoryAfterLargeRequest {
         releaseMemoryAfterLargeRequest = false
@@ -215,11 +224,16 @@ final class EventLoop: @unchecked Sendable {
     var gotEOF = false
     var received = 0
     while received < Self.readBudgetPerTurn {
+      if connection.acceptsRequests && !mayRead(connection) {
+        pauseForBudget(connection)
+        break
+      }
       let count = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
       if count > 0 {
         received += count
         if connection.acceptsRequests {
           connection.parser.append(readBuffer[0..<count])
+          account(connection)
         }
         if count < readBuffer.count { break }
       } else if count == 0 {
@@ -300,6 +314,7 @@ final class EventLoop: @unchecked Sendable {
       }
     }
     if !connection.hasUnparsedInput { updateRequestClock(connection) }
+    account(connection)
     flush(connection)
     guard connections[connection.fd] === connection else { return }
     if connection.sawEOF && !connection.hasUnparsedInput && connection.phase != .peerClosed {
@@ -328,7 +343,7 @@ final class EventLoop: @unchecked Sendable {
     let (request, kept) = state.record(
       RecordedRequest(
         connectionID: connection.id, method: head.method, target: head.target, version: head.version,
-        headers: head.headers, body: Data(parsed.body), trailers: parsed.trailers, raw: parsed.raw))
+        headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw))
     let response = state.handler(for: request)(request)
     let keepAlive = head.wantsKeepAlive
     let readyAt = response.delay.map { ContinuousClock.now.advanced(by: $0) }
@@ -442,7 +457,8 @@ final class EventLoop: @unchecked Sendable {
     {
       pending.insert(connection.fd)
     }
-    let readable = connection.phase != .peerClosed && !connection.sawEOF && !heldBack
+    let readable =
+      connection.phase != .peerClosed && !connection.sawEOF && !heldBack && !connection.pausedForBudget
     guard
       readable != connection.watchesReadable || connection.watchesWritable != connection.registeredWritable
     else { return }
@@ -464,6 +480,10 @@ final class EventLoop: @unchecked Sendable {
   func closeConnection(_ connection: Connection) {
     assertOnLoopThread()
     guard connections.removeValue(forKey: connection.fd) != nil else { return }
+    bufferedRequestBytes -= connection.accountedBytes
+    connection.accountedBytes = 0
+    if budgetHolder == connection.fd { budgetHolder = nil }
+    budgetPaused.remove(connection.fd)
     delayed.remove(connection.fd)
     pending.remove(connection.fd)
     poller.remove(connection.fd)
