@@ -66,6 +66,8 @@ final class Connection {
   var pausedForBudget = false
   /// The request bytes of `parser` counted in the server's buffered total.
   var accountedBytes = 0
+  /// The last loop turn in which a request of this connection was answered (0: never).
+  var lastBusyTurn = 0
 
   init(fd: Int32, id: Int, limits: HTTPRequestParser.Limits, now: ContinuousClock.Instant) {
     self.fd = fd

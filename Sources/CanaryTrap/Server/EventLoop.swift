@@ -50,6 +50,11 @@ final class EventLoop: @unchecked Sendable {
   var bufferedRequestBytes = 0
   /// The most `bufferedRequestBytes` has been.
   var peakBufferedRequestBytes = 0
+  /// The loop turn being run, counted from 1.
+  private var turn = 0
+  /// The events of this turn, and those of connections busy last turn, handled after the others.
+  private var readyEvents: [ReadinessEvent] = []
+  private var busyEvents: [ReadinessEvent] = []
   /// The connection that may read past the budget, so that one request always completes.
   var budgetHolder: Int32?
   /// Connections not read until the buffered total falls below the budget.
@@ -123,15 +128,21 @@ final class EventLoop: @unchecked Sendable {
 
   private func run() {
     while !stopping.current {
-      poller.wait(timeoutMilliseconds: pending.isEmpty ? timeoutUntilNextTimer() : 0) { event in
-        if event.fd == listener.fd {
-          acceptAll()
-        } else if event.fd == wake.read {
-          drainWakePipe()
-        } else if let connection = connections[event.fd] {
-          handle(event, on: connection)
+      turn &+= 1
+      readyEvents.removeAll(keepingCapacity: true)
+      poller.wait(timeoutMilliseconds: pending.isEmpty ? timeoutUntilNextTimer() : 0) { readyEvents.append($0) }
+      // Quiet connections first (the listener, and clients not served last turn, such as one that
+      // sends a request now and then), then the busy ones: a lone request does not wait behind a
+      // turn's worth of a flood.
+      busyEvents.removeAll(keepingCapacity: true)
+      for event in readyEvents {
+        if let connection = connections[event.fd], connection.lastBusyTurn &+ 1 >= turn {
+          busyEvents.append(event)
+        } else {
+          dispatch(event)
         }
       }
+      for event in busyEvents { dispatch(event) }
       servePending()
       resumeWithinBudget()
       runTimers()
@@ -141,6 +152,16 @@ final class EventLoop: @unchecked Sendable {
       }
     }
     shutDown()
+  }
+
+  private func dispatch(_ event: ReadinessEvent) {
+    if event.fd == listener.fd {
+      acceptAll()
+    } else if event.fd == wake.read {
+      drainWakePipe()
+    } else if let connection = connections[event.fd] {
+      handle(event, on: connection)
+    }
   }
 
   private func handle(_ event: ReadinessEvent, on connection: Connection) {
@@ -298,6 +319,7 @@ final class EventLoop: @unchecked Sendable {
       }
       guard let event = connection.parser.next() else { break }
       handled += 1
+      connection.lastBusyTurn = turn
       switch event {
       case .continueExpected:
         connection.enqueue(
