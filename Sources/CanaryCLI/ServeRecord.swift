@@ -114,10 +114,14 @@ final class ServeRecord: @unchecked Sendable {
   /// missing, so a large upload costs at most one text copy and one decoded view at once.
   static func canariesFound(in request: RecordedRequest, among values: [String]) -> [Int] {
     guard !values.isEmpty else { return [] }
-    var missing = values.indices.filter { request.raw.range(of: Data(values[$0].utf8)) == nil }
+    let needles = values.map { Array($0.utf8) }
+    var missing = values.indices.filter { index in
+      request.raw.withUnsafeBytes { !occurs(needles[index], in: $0) }
+    }
     if !missing.isEmpty {
       forEachDecodedView(of: request) { view in
-        missing.removeAll { view.contains(values[$0]) }
+        var text = view
+        text.withUTF8 { bytes in missing.removeAll { occurs(needles[$0], in: UnsafeRawBufferPointer(bytes)) } }
         return !missing.isEmpty
       }
     }
@@ -247,6 +251,23 @@ final class ServeRecord: @unchecked Sendable {
         offset += count
       }
       bytes.removeAll()
+    }
+  }
+
+  /// Whether `needle` occurs in `haystack`, as bytes: memchr for its first byte, then memcmp (a
+  /// `String.contains` over a large upload compares grapheme clusters and took seconds).
+  static func occurs(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
+    guard let first = needle.first else { return true }
+    guard let base = haystack.baseAddress, haystack.count >= needle.count else { return false }
+    let last = base + (haystack.count - needle.count)
+    var start = base
+    return needle.withUnsafeBytes { wanted in
+      while start <= last {
+        guard let hit = memchr(start, Int32(first), last - start + 1) else { return false }
+        if memcmp(hit, wanted.baseAddress!, wanted.count) == 0 { return true }
+        start = UnsafeRawPointer(hit) + 1
+      }
+      return false
     }
   }
 
