@@ -71,8 +71,11 @@ extension LeakReport {
         excerpt: finding.excerpt))
   }
 
+  /// The results encoded together in one piece of `streamSARIF(_:)`.
+  static let sarifBatch = 16
+
   /// Writes the SARIF log (the same bytes as `sarifData()`) in pieces: the log around `results`,
-  /// then one result at a time, so a log with many results is never held whole in memory.
+  /// then `sarifBatch` results at a time, so a log with many results is never held whole.
   package func streamSARIF(_ emit: (Data) throws -> Void) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -83,13 +86,20 @@ extension LeakReport {
     }
     try emit(Data((frame[..<split.lowerBound] + opening).utf8))
     var numbering = SARIFResultNumbering()
+    var batch: [SARIFLog.Result] = []
+    var first = true
+    // Results go out `sarifBatch` at a time: one encoder call each, not one per finding.
     for (index, finding) in findings.enumerated() {
-      let element = try encoder.encode([sarifResult(for: finding, numbering: &numbering)])
-      // `[\n  {…}\n]` at the top level: drop the brackets and indent to the depth of `results`.
-      let lines = String(decoding: element, as: UTF8.self).split(
+      batch.append(sarifResult(for: finding, numbering: &numbering))
+      guard batch.count == Self.sarifBatch || index == findings.count - 1 else { continue }
+      let elements = try encoder.encode(batch)
+      batch.removeAll(keepingCapacity: true)
+      // `[\n  {…},\n  {…}\n]` at the top level: drop the brackets, indent to the depth of `results`.
+      let lines = String(decoding: elements, as: UTF8.self).split(
         separator: "\n", omittingEmptySubsequences: false)
       let body = lines.dropFirst().dropLast().map { "      " + $0 }.joined(separator: "\n")
-      try emit(Data(((index == 0 ? "" : ",\n") + body).utf8))
+      try emit(Data(((first ? "" : ",\n") + body).utf8))
+      first = false
     }
     try emit(Data(("\n      ]" + frame[split.upperBound...]).utf8))
   }
