@@ -121,7 +121,8 @@ final class ServeRecord: @unchecked Sendable {
     if !missing.isEmpty {
       forEachDecodedView(of: request) { view in
         var text = view
-        text.withUTF8 { bytes in missing.removeAll { occurs(needles[$0], in: UnsafeRawBufferPointer(bytes)) } }
+        text.withUTF8 { bytes in missing.removeAll { occurs(needles[$0], in: UnsafeRawBufferPointer(bytes)) }
+        }
         return !missing.isEmpty
       }
     }

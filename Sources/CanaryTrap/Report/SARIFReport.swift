@@ -45,7 +45,8 @@ extension LeakReport {
   }
 
   /// The result for `finding`, numbering its rule and fingerprint in the order findings come.
-  private func sarifResult(for finding: LeakFinding, numbering: inout SARIFResultNumbering) -> SARIFLog.Result {
+  private func sarifResult(for finding: LeakFinding, numbering: inout SARIFResultNumbering) -> SARIFLog.Result
+  {
     let family = finding.canary.location.family
     let id = "canary-leak/\(family)/\(finding.encoding)"
     if numbering.ruleIndex[id] == nil {

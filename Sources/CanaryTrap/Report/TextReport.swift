@@ -77,7 +77,8 @@ extension LeakReport {
     for (index, finding) in findings.enumerated() {
       try sink.line(
         ("  \(index + 1). \(finding.canary.location) -> \(finding.source), \(finding.encoding),"
-          + " line \(finding.line):\(finding.column)\(finding.canary.location.resentNote)").withControlCharactersEscaped)
+          + " line \(finding.line):\(finding.column)\(finding.canary.location.resentNote)")
+          .withControlCharactersEscaped)
       try sink.line("     excerpt: \(finding.excerpt)".withControlCharactersEscaped)
     }
     if let summary = omittedFindingsSummary {

@@ -130,7 +130,9 @@ final class EventLoop: @unchecked Sendable {
     while !stopping.current {
       turn &+= 1
       readyEvents.removeAll(keepingCapacity: true)
-      poller.wait(timeoutMilliseconds: pending.isEmpty ? timeoutUntilNextTimer() : 0) { readyEvents.append($0) }
+      poller.wait(timeoutMilliseconds: pending.isEmpty ? timeoutUntilNextTimer() : 0) {
+        readyEvents.append($0)
+      }
       // Quiet connections first (the listener, and clients not served last turn, such as one that
       // sends a request now and then), then the busy ones: a lone request does not wait behind a
       // turn's worth of a flood.
