@@ -21,8 +21,12 @@ extension LeakReport {
     var numbering = SARIFResultNumbering()
     var results: [SARIFLog.Result] = []
     for finding in findings {
-      let result = sarifResult(for: finding, numbering: &numbering)
-      if listingResults { results.append(result) }
+      // The frame only needs the rules: numbering them does not build the result.
+      if listingResults {
+        results.append(sarifResult(for: finding, numbering: &numbering))
+      } else {
+        _ = sarifRuleIndex(for: finding, numbering: &numbering)
+      }
     }
     let rules = numbering.rules
     let notifications = problems.compactMap(Self.sarifNotification)
@@ -44,15 +48,23 @@ extension LeakReport {
     return SARIFLog(runs: [run])
   }
 
-  /// The result for `finding`, numbering its rule and fingerprint in the order findings come.
-  private func sarifResult(for finding: LeakFinding, numbering: inout SARIFResultNumbering) -> SARIFLog.Result
+  /// The rule of `finding` and its index, numbering the rule when it is new.
+  private func sarifRuleIndex(for finding: LeakFinding, numbering: inout SARIFResultNumbering)
+    -> (id: String, index: Int)
   {
     let family = finding.canary.location.family
     let id = "canary-leak/\(family)/\(finding.encoding)"
-    if numbering.ruleIndex[id] == nil {
-      numbering.ruleIndex[id] = numbering.rules.count
-      numbering.rules.append(Self.sarifRule(id: id, family: family, encoding: finding.encoding))
-    }
+    if let index = numbering.ruleIndex[id] { return (id, index) }
+    let index = numbering.rules.count
+    numbering.ruleIndex[id] = index
+    numbering.rules.append(Self.sarifRule(id: id, family: family, encoding: finding.encoding))
+    return (id, index)
+  }
+
+  /// The result for `finding`, numbering its rule and fingerprint in the order findings come.
+  private func sarifResult(for finding: LeakFinding, numbering: inout SARIFResultNumbering) -> SARIFLog.Result
+  {
+    let (id, ruleIndex) = sarifRuleIndex(for: finding, numbering: &numbering)
     let key = [
       finding.canary.location.description, finding.encoding, finding.source,
       finding.canary.shape?.rawValue ?? "",
@@ -62,7 +74,7 @@ extension LeakReport {
     numbering.fingerprintUses[fingerprint] = uses
     if uses > 1 { fingerprint += ":\(uses)" }
     return SARIFLog.Result(
-      ruleId: id, ruleIndex: numbering.ruleIndex[id]!, message: .init(text: finding.message),
+      ruleId: id, ruleIndex: ruleIndex, message: .init(text: finding.message),
       locations: [sarifLocation(for: finding)],
       partialFingerprints: ["canaryLeak/v1": fingerprint],
       properties: .init(
