@@ -109,18 +109,24 @@ final class ServeRecord: @unchecked Sendable {
     append(line)
   }
 
-  /// The indices of `values` found in `request`, raw first; the decoded views (each as large as
-  /// the request) are built only when some value is not in the raw bytes.
+  /// The indices of `values` found in `request`: in its raw bytes first (searched as they are,
+  /// no copy), then in the decoded views, built one at a time and only while some value is still
+  /// missing, so a large upload costs at most one text copy and one decoded view at once.
   static func canariesFound(in request: RecordedRequest, among values: [String]) -> [Int] {
     guard !values.isEmpty else { return [] }
-    let raw = String(decoding: request.raw, as: UTF8.self)
-    var found = values.indices.filter { raw.contains(values[$0]) }
-    guard found.count < values.count else { return found }
-    let views = searchableViews(of: request).dropFirst()
-    found += values.indices.filter { index in
-      !found.contains(index) && views.contains { $0.contains(values[index]) }
+    let needles = values.map { Array($0.utf8) }
+    var missing = values.indices.filter { index in
+      request.raw.withUnsafeBytes { !occurs(needles[index], in: $0) }
     }
-    return found.sorted()
+    if !missing.isEmpty {
+      forEachDecodedView(of: request) { view in
+        var text = view
+        text.withUTF8 { bytes in missing.removeAll { occurs(needles[$0], in: UnsafeRawBufferPointer(bytes)) }
+        }
+        return !missing.isEmpty
+      }
+    }
+    return values.indices.filter { !missing.contains($0) }
   }
 
   private func record(_ response: SentResponse) {
@@ -182,6 +188,8 @@ final class ServeRecord: @unchecked Sendable {
     line.add("requests", counters.requestsReceived)
     line.add("connectionsShed", counters.connectionsShed)
     line.add("requestsTimedOut", counters.requestsTimedOut)
+    line.add("budgetPauses", counters.budgetPauses)
+    line.add("peakBufferedRequestBytes", counters.peakBufferedRequestBytes)
     let (requestSide, responseSide) = state.withLock { ($0.requestSightings, $0.responseSightings) }
     line.add("requestCanaries", json: Self.sightings(requestSide))
     line.add("responseCanaries", json: Self.sightings(responseSide))
@@ -247,21 +255,51 @@ final class ServeRecord: @unchecked Sendable {
     }
   }
 
-  /// The request as text in the forms a planted value can take on the wire: raw, percent- and
-  /// form-decoded, and with the Basic credentials of `Authorization` and `Proxy-Authorization` decoded.
-  static func searchableViews(of request: RecordedRequest) -> [String] {
-    let raw = String(decoding: request.raw, as: UTF8.self)
-    var views = [raw]
-    if let decoded = raw.removingPercentEncoding { views.append(decoded) }
-    if let formDecoded = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding {
-      views.append(formDecoded)
+  /// Whether `needle` occurs in `haystack`, as bytes: memchr for its first byte, then memcmp (a
+  /// `String.contains` over a large upload compares grapheme clusters and took seconds).
+  static func occurs(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
+    guard let first = needle.first else { return true }
+    guard let base = haystack.baseAddress, haystack.count >= needle.count else { return false }
+    let last = base + (haystack.count - needle.count)
+    var start = base
+    return needle.withUnsafeBytes { wanted in
+      while start <= last {
+        guard let hit = memchr(start, Int32(first), last - start + 1) else { return false }
+        if memcmp(hit, wanted.baseAddress!, wanted.count) == 0 { return true }
+        start = UnsafeRawPointer(hit) + 1
+      }
+      return false
     }
+  }
+
+  /// Whether `byte` occurs in `data` (memchr, not an element-by-element walk).
+  private static func contains(_ byte: UInt8, in data: Data) -> Bool {
+    data.withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress else { return false }
+      return memchr(base, Int32(byte), bytes.count) != nil
+    }
+  }
+
+  /// Hands `body` the request as text in the forms a planted value can take on the wire beyond
+  /// its raw bytes: percent- and form-decoded (only when the raw text has `%` or `+`), and the
+  /// Basic credentials of `Authorization` and `Proxy-Authorization` decoded; stops when `body`
+  /// returns false. Each view is released before the next is built.
+  static func forEachDecodedView(of request: RecordedRequest, _ body: (String) -> Bool) {
     let credentials = ["Authorization", "Proxy-Authorization"].flatMap { request.headers.values(for: $0) }
     for value in credentials where value.lowercased().hasPrefix("basic ") {
       if let data = Data(base64Encoded: String(value.dropFirst(6)).trimmingCharacters(in: .whitespaces)) {
-        views.append(String(decoding: data, as: UTF8.self))
+        guard body(String(decoding: data, as: UTF8.self)) else { return }
       }
     }
-    return views
+    let hasPercent = contains(UInt8(ascii: "%"), in: request.raw)
+    let hasPlus = contains(UInt8(ascii: "+"), in: request.raw)
+    guard hasPercent || hasPlus else { return }
+    let raw = String(decoding: request.raw, as: UTF8.self)
+    if hasPercent, let decoded = raw.removingPercentEncoding {
+      guard body(decoded) else { return }
+    }
+    if let formDecoded = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding {
+      _ = body(formDecoded)
+    }
   }
 }

@@ -46,34 +46,26 @@ struct ServeRecordLine {
     "[" + values.map(String.init).joined(separator: ",") + "]"
   }
 
-  /// Appends `value` as a JSON string literal.
+  /// Appends `value` as a JSON string literal, escaped into a byte array reserved once (appending
+  /// each plain run to the string itself reallocated it per escape: quadratic on binary bodies).
   static func appendString(_ value: String, to text: inout String) {
-    text += "\""
-    var plainStart = value.unicodeScalars.startIndex
-    var index = plainStart
-    let scalars = value.unicodeScalars
-    while index < scalars.endIndex {
-      let scalar = scalars[index]
-      let escape: String?
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(value.utf8.count + 2)
+    bytes.append(UInt8(ascii: "\""))
+    for scalar in value.unicodeScalars {
       switch scalar {
-      case "\"": escape = "\\\""
-      case "\\": escape = "\\\\"
-      case "\n": escape = "\\n"
-      case "\r": escape = "\\r"
-      case "\t": escape = "\\t"
+      case "\"": bytes += Array("\\\"".utf8)
+      case "\\": bytes += Array("\\\\".utf8)
+      case "\n": bytes += Array("\\n".utf8)
+      case "\r": bytes += Array("\\r".utf8)
+      case "\t": bytes += Array("\\t".utf8)
       case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
         let hex = String(scalar.value, radix: 16)
-        escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: escape = nil
+        bytes += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+      default: UTF8.encode(scalar) { bytes.append($0) }
       }
-      if let escape {
-        text.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-        text += escape
-        plainStart = scalars.index(after: index)
-      }
-      index = scalars.index(after: index)
     }
-    text.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
-    text += "\""
+    bytes.append(UInt8(ascii: "\""))
+    text += String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -12,6 +12,11 @@ extension LeakReport {
   /// `system-err` last. The source location goes in properties (neither schema allows `file` or
   /// `line` on `<testcase>`).
   func junitRendering() -> String {
+    String(decoding: ReportTextSink.collect { try writeJUnit(to: $0) }, as: UTF8.self)
+  }
+
+  /// Writes `junitRendering()` to `sink`, one test case at a time.
+  func writeJUnit(to sink: ReportTextSink) throws {
     let cases = junitCases()
     let failures = cases.filter { $0.outcome?.element == "failure" }.count
     let errorCount = cases.filter { $0.outcome?.element == "error" }.count
@@ -39,24 +44,28 @@ extension LeakReport {
       lines.append("      <property name=\"line\" value=\"\(sourceLocation.line)\"/>")
     }
     lines.append("    </properties>")
+    try sink.lines(lines)
     for testCase in cases {
       let attributes =
         "classname=\"\(title.markupEscaped)\" name=\"\(testCase.name.markupEscaped)\" time=\"0.000\""
       guard let outcome = testCase.outcome else {
-        lines.append("    <testcase \(attributes)/>")
+        try sink.line("    <testcase \(attributes)/>")
         continue
       }
-      lines.append("    <testcase \(attributes)>")
-      lines.append(
-        "      <\(outcome.element) type=\"\(outcome.type)\" message=\"\(outcome.message.markupEscaped)\">"
-          + outcome.details.map(\.markupEscaped).joined(separator: "\n")
-          + "</\(outcome.element)>")
-      lines.append("    </testcase>")
+      try sink.line("    <testcase \(attributes)>")
+      try sink.write(
+        "      <\(outcome.element) type=\"\(outcome.type)\" message=\"\(outcome.message.markupEscaped)\">")
+      for (index, detail) in outcome.details.enumerated() {
+        try sink.write((index == 0 ? "" : "\n") + detail.markupEscaped)
+      }
+      try sink.line("</\(outcome.element)>")
+      try sink.line("    </testcase>")
     }
-    lines.append("    <system-out>\(verdictLine.markupEscaped)</system-out>")
-    lines.append("    <system-err></system-err>")
-    lines += ["  </testsuite>", "</testsuites>"]
-    return lines.joined(separator: "\n") + "\n"
+    try sink.lines([
+      "    <system-out>\(verdictLine.markupEscaped)</system-out>",
+      "    <system-err></system-err>",
+      "  </testsuite>", "</testsuites>",
+    ])
   }
 
   private struct JUnitCase {

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A file format a ``LeakReport`` can be rendered in, for people (text, HTML) and for CI (JSON,
 /// JUnit XML, SARIF).
 public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
@@ -41,11 +47,11 @@ extension LeakReport {
   /// The report rendered in `format` as UTF-8 bytes; the same report always renders the same bytes.
   public func rendered(as format: ReportFormat) -> Data {
     switch format {
-    case .text: Data(textRendering().utf8)
+    case .text: ReportTextSink.collect { try writeText(to: $0) }
     case .json: renderedJSON()
-    case .junit: Data(junitRendering().utf8)
+    case .junit: ReportTextSink.collect { try writeJUnit(to: $0) }
     case .sarif: sarifData()
-    case .html: Data(htmlRendering().utf8)
+    case .html: ReportTextSink.collect { try writeHTML(to: $0) }
     }
   }
 
@@ -64,8 +70,30 @@ extension LeakReport {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return try formats.map { format in
       let url = directory.appendingPathComponent("\(name).\(format.fileExtension)")
-      try rendered(as: format).write(to: url, options: .atomic)
+      try writeStreaming(format, to: url)
       return url
+    }
+  }
+
+  /// Streams the report in `format` into a temporary file beside `url`, then renames it over
+  /// `url`, so a reader never sees half a report and the whole document is never in memory.
+  private func writeStreaming(_ format: ReportFormat, to url: URL) throws {
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
+    guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+    }
+    do {
+      let handle = try FileHandle(forWritingTo: temporary)
+      defer { try? handle.close() }
+      try streamRendering(as: format) { try handle.write(contentsOf: $0) }
+      try handle.synchronize()
+      guard rename(temporary.path, url.path) == 0 else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+      }
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+      throw error
     }
   }
 

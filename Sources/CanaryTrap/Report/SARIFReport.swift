@@ -15,37 +15,20 @@ extension LeakReport {
     }
   }
 
-  func sarifLog() -> SARIFLog {
-    var rules: [SARIFLog.Rule] = []
-    var ruleIndex: [String: Int] = [:]
-    var fingerprintUses: [String: Int] = [:]
+  /// The SARIF log; without `listingResults` its `results` are empty (the frame that
+  /// `streamSARIF(_:)` fills in), its rules the same.
+  func sarifLog(listingResults: Bool = true) -> SARIFLog {
+    var numbering = SARIFResultNumbering()
     var results: [SARIFLog.Result] = []
     for finding in findings {
-      let family = finding.canary.location.family
-      let id = "canary-leak/\(family)/\(finding.encoding)"
-      if ruleIndex[id] == nil {
-        ruleIndex[id] = rules.count
-        rules.append(Self.sarifRule(id: id, family: family, encoding: finding.encoding))
+      // The frame only needs the rules: numbering them does not build the result.
+      if listingResults {
+        results.append(sarifResult(for: finding, numbering: &numbering))
+      } else {
+        _ = sarifRuleIndex(for: finding, numbering: &numbering)
       }
-      let key = [
-        finding.canary.location.description, finding.encoding, finding.source,
-        finding.canary.shape?.rawValue ?? "",
-      ].joined(separator: "\u{1F}")
-      var fingerprint = StableHash.fnv1a64Hex(key)
-      let uses = (fingerprintUses[fingerprint] ?? 0) + 1
-      fingerprintUses[fingerprint] = uses
-      if uses > 1 { fingerprint += ":\(uses)" }
-      results.append(
-        SARIFLog.Result(
-          ruleId: id, ruleIndex: ruleIndex[id]!, message: .init(text: finding.message),
-          locations: [sarifLocation(for: finding)],
-          partialFingerprints: ["canaryLeak/v1": fingerprint],
-          properties: .init(
-            canaryLocation: finding.canary.location.description,
-            canaryShape: finding.canary.shape?.rawValue, encoding: finding.encoding,
-            source: finding.source, sourceLine: finding.line, sourceColumn: finding.column,
-            excerpt: finding.excerpt)))
     }
+    let rules = numbering.rules
     let notifications = problems.compactMap(Self.sarifNotification)
     var properties = ["title": title, "verdict": verdict.rawValue, "summary": verdictLine]
     if let summary = omittedFindingsSummary {
@@ -63,6 +46,75 @@ extension LeakReport {
       results: results,
       properties: properties)
     return SARIFLog(runs: [run])
+  }
+
+  /// The rule of `finding` and its index, numbering the rule when it is new.
+  private func sarifRuleIndex(for finding: LeakFinding, numbering: inout SARIFResultNumbering)
+    -> (id: String, index: Int)
+  {
+    let family = finding.canary.location.family
+    let id = "canary-leak/\(family)/\(finding.encoding)"
+    if let index = numbering.ruleIndex[id] { return (id, index) }
+    let index = numbering.rules.count
+    numbering.ruleIndex[id] = index
+    numbering.rules.append(Self.sarifRule(id: id, family: family, encoding: finding.encoding))
+    return (id, index)
+  }
+
+  /// The result for `finding`, numbering its rule and fingerprint in the order findings come.
+  private func sarifResult(for finding: LeakFinding, numbering: inout SARIFResultNumbering) -> SARIFLog.Result
+  {
+    let (id, ruleIndex) = sarifRuleIndex(for: finding, numbering: &numbering)
+    let key = [
+      finding.canary.location.description, finding.encoding, finding.source,
+      finding.canary.shape?.rawValue ?? "",
+    ].joined(separator: "\u{1F}")
+    var fingerprint = StableHash.fnv1a64Hex(key)
+    let uses = (numbering.fingerprintUses[fingerprint] ?? 0) + 1
+    numbering.fingerprintUses[fingerprint] = uses
+    if uses > 1 { fingerprint += ":\(uses)" }
+    return SARIFLog.Result(
+      ruleId: id, ruleIndex: ruleIndex, message: .init(text: finding.message),
+      locations: [sarifLocation(for: finding)],
+      partialFingerprints: ["canaryLeak/v1": fingerprint],
+      properties: .init(
+        canaryLocation: finding.canary.location.description,
+        canaryShape: finding.canary.shape?.rawValue, encoding: finding.encoding,
+        source: finding.source, sourceLine: finding.line, sourceColumn: finding.column,
+        excerpt: finding.excerpt))
+  }
+
+  /// The results encoded together in one piece of `streamSARIF(_:)`.
+  static let sarifBatch = 16
+
+  /// Writes the SARIF log (the same bytes as `sarifData()`) in pieces: the log around `results`,
+  /// then `sarifBatch` results at a time, so a log with many results is never held whole.
+  package func streamSARIF(_ emit: (Data) throws -> Void) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let frame = String(decoding: try encoder.encode(sarifLog(listingResults: false)), as: UTF8.self)
+    let opening = "      \"results\" : [\n"
+    guard !findings.isEmpty, let split = frame.range(of: opening + "\n      ]") else {
+      return try emit(sarifData())
+    }
+    try emit(Data((frame[..<split.lowerBound] + opening).utf8))
+    var numbering = SARIFResultNumbering()
+    var batch: [SARIFLog.Result] = []
+    var first = true
+    // Results go out `sarifBatch` at a time: one encoder call each, not one per finding.
+    for (index, finding) in findings.enumerated() {
+      batch.append(sarifResult(for: finding, numbering: &numbering))
+      guard batch.count == Self.sarifBatch || index == findings.count - 1 else { continue }
+      let elements = try encoder.encode(batch)
+      batch.removeAll(keepingCapacity: true)
+      // `[\n  {…},\n  {…}\n]` at the top level: drop the brackets, indent to the depth of `results`.
+      let lines = String(decoding: elements, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false)
+      let body = lines.dropFirst().dropLast().map { "      " + $0 }.joined(separator: "\n")
+      try emit(Data(((first ? "" : ",\n") + body).utf8))
+      first = false
+    }
+    try emit(Data(("\n      ]" + frame[split.upperBound...]).utf8))
   }
 
   private func sarifLocation(for finding: LeakFinding) -> SARIFLog.Location {
@@ -106,6 +158,13 @@ extension LeakReport {
     }
     return .init(level: level, message: .init(text: problem.message), descriptor: .init(id: id))
   }
+}
+
+/// The rules and fingerprints numbered so far, in the order findings come.
+struct SARIFResultNumbering {
+  var rules: [SARIFLog.Rule] = []
+  var ruleIndex: [String: Int] = [:]
+  var fingerprintUses: [String: Int] = [:]
 }
 
 /// Turns file paths and source names into SARIF artifact URIs.

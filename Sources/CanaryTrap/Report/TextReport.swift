@@ -2,6 +2,11 @@ extension LeakReport {
   /// The plain-text report: the verdict, the location × source matrix, the findings, the
   /// undelivered canaries, the sources and the errors, ending with the verdict line again.
   func textRendering() -> String {
+    String(decoding: ReportTextSink.collect { try writeText(to: $0) }, as: UTF8.self)
+  }
+
+  /// Writes `textRendering()` to `sink` section by section, finding by finding.
+  func writeText(to sink: ReportTextSink) throws {
     var lines: [String] = ["CanaryTrap report: \(title)"]
     if let sourceLocation {
       lines.append("Written at: \(sourceLocation.fileID):\(sourceLocation.line):\(sourceLocation.column)")
@@ -9,9 +14,12 @@ extension LeakReport {
     lines.append("Verdict: \(verdictLine)")
     lines.append("")
     lines += textMatrix()
-    lines += textFindings()
-    lines += textUndelivered()
-    lines += textSources()
+    try sink.lines(lines.map(\.withControlCharactersEscaped))
+    try writeTextFindings(to: sink)
+    lines = textUndelivered()
+    try sink.lines(lines.map(\.withControlCharactersEscaped))
+    try writeTextSources(to: sink)
+    lines = []
     if !errors.isEmpty {
       lines.append("")
       lines.append("Errors (\(errors.count)):")
@@ -19,7 +27,7 @@ extension LeakReport {
     }
     lines.append("")
     lines.append(verdictLine)
-    return lines.map(\.withControlCharactersEscaped).joined(separator: "\n") + "\n"
+    try sink.lines(lines.map(\.withControlCharactersEscaped))
   }
 
   private func textMatrix() -> [String] {
@@ -60,23 +68,24 @@ extension LeakReport {
     return lines
   }
 
-  private func textFindings() -> [String] {
-    guard !findings.isEmpty else { return ["", "Findings: none."] }
+  private func writeTextFindings(to sink: ReportTextSink) throws {
+    guard !findings.isEmpty else { return try sink.lines(["", "Findings: none."]) }
     let total = totalFindingCount
-    var lines = [
+    try sink.lines([
       "", total == findings.count ? "Findings (\(total)):" : "Findings (\(total), \(findings.count) listed):",
-    ]
+    ])
     for (index, finding) in findings.enumerated() {
-      lines.append(
-        "  \(index + 1). \(finding.canary.location) -> \(finding.source), \(finding.encoding),"
+      try sink.line(
+        ("  \(index + 1). \(finding.canary.location) -> \(finding.source), \(finding.encoding),"
           + " line \(finding.line):\(finding.column)\(finding.canary.location.resentNote)")
-      lines.append("     excerpt: \(finding.excerpt)")
+          .withControlCharactersEscaped)
+      try sink.line("     excerpt: \(finding.excerpt)".withControlCharactersEscaped)
     }
     if let summary = omittedFindingsSummary {
-      lines.append("  Not listed: \(summary):")
+      var lines = ["  Not listed: \(summary):"]
       lines += omittedFindingsLines.map { "    - \($0)" }
+      try sink.lines(lines.map(\.withControlCharactersEscaped))
     }
-    return lines
   }
 
   private func textUndelivered() -> [String] {
@@ -91,15 +100,14 @@ extension LeakReport {
     return lines
   }
 
-  private func textSources() -> [String] {
-    guard !sources.isEmpty else { return ["", "Sources: none scanned."] }
-    var lines = ["", "Sources (\(sources.count)):"]
+  private func writeTextSources(to sink: ReportTextSink) throws {
+    guard !sources.isEmpty else { return try sink.lines(["", "Sources: none scanned."]) }
+    try sink.lines(["", "Sources (\(sources.count)):"])
     for source in sources {
       var line = "  - \(source.name): \(source.status.label), \(count(source.bytes, "byte"))"
       if let reason = source.status.reason { line += " (\(reason))" }
-      lines.append(line)
+      try sink.line(line.withControlCharactersEscaped)
     }
-    return lines
   }
 }
 

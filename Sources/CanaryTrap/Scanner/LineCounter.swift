@@ -22,26 +22,24 @@ struct LineCounter {
   /// The 1-based line and byte column of the current ``position``.
   var lineAndColumn: (line: Int, column: Int) { (newlines + 1, position - lastNewline) }
 
-  /// The number of `\n` bytes, eight at a time (SWAR): each newline byte becomes 0x01 in a
-  /// per-byte counter, summed every 255 words before a lane could overflow.
+  /// The number of `\n` bytes, 32 at a time: each block compared with a newline gives 0xFF per
+  /// newline lane, subtracted into a per-lane counter, summed every 255 blocks before a lane
+  /// could overflow; the tail one byte at a time.
   static func countNewlines(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
     let raw = UnsafeRawPointer(bytes)
-    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let newline = SIMD32<UInt8>(repeating: 0x0A)
     var total = 0
     var index = 0
-    while count - index >= 8 {
-      var lanes: UInt64 = 0
+    while count - index >= 32 {
+      var lanes = SIMD32<UInt8>()
       var rounds = 0
-      while rounds < 255, count - index >= 8 {
-        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
-        // High bit set exactly in the bytes that were zero (that is, newlines).
-        let zero = ~(((word & low7) &+ low7) | word | low7)
-        lanes &+= zero &>> 7
-        index &+= 8
+      while rounds < 255, count - index >= 32 {
+        let block = raw.loadUnaligned(fromByteOffset: index, as: SIMD32<UInt8>.self)
+        lanes &-= unsafeBitCast(block .== newline, to: SIMD32<UInt8>.self)
+        index &+= 32
         rounds &+= 1
       }
-      let pairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ ((lanes &>> 8) & 0x00FF_00FF_00FF_00FF)
-      total &+= Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) &>> 48)
+      total &+= Int(SIMD32<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
     }
     while index < count {
       if bytes[index] == 0x0A { total += 1 }

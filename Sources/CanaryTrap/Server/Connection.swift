@@ -62,6 +62,12 @@ final class Connection {
   var watchesWritable = false
   /// What the poller was last told about writability.
   var registeredWritable = false
+  /// Not read because the server's buffered request bytes passed their budget.
+  var pausedForBudget = false
+  /// The request bytes of `parser` counted in the server's buffered total.
+  var accountedBytes = 0
+  /// The last loop turn in which a request of this connection was answered (0: never).
+  var lastBusyTurn = 0
 
   init(fd: Int32, id: Int, limits: HTTPRequestParser.Limits, now: ContinuousClock.Instant) {
     self.fd = fd

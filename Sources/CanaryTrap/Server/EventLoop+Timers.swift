@@ -43,6 +43,8 @@ extension EventLoop {
       if until <= now { closeConnection(connection) }
       return
     }
+    // Held back by the server's budget: the wait is not the client's; its clocks restart on resume.
+    if connection.pausedForBudget { return }
     let idleSince = connection.lastProgress.advanced(by: configuration.idleTimeout) <= now
     if !connection.isQuiet {
       // Waiting for a delay is fine; waiting for the client to read is bounded by the idle timeout.

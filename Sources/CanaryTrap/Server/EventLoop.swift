@@ -46,6 +46,19 @@ final class EventLoop: @unchecked Sendable {
   var nextSweep: ContinuousClock.Instant
   /// Set while accepting is paused because descriptors ran out and nothing could be shed.
   var acceptPausedUntil: ContinuousClock.Instant?
+  /// The request bytes held by every connection's parser.
+  var bufferedRequestBytes = 0
+  /// The most `bufferedRequestBytes` has been.
+  var peakBufferedRequestBytes = 0
+  /// The loop turn being run, counted from 1.
+  private var turn = 0
+  /// The events of this turn, and those of connections busy last turn, handled after the others.
+  private var readyEvents: [ReadinessEvent] = []
+  private var busyEvents: [ReadinessEvent] = []
+  /// The connection that may read past the budget, so that one request always completes.
+  var budgetHolder: Int32?
+  /// Connections not read until the buffered total falls below the budget.
+  var budgetPaused: Set<Int32> = []
 
   init(configuration: LoopbackServer.Configuration, state: ServerState) throws {
     let descriptorLimit = SocketShims.raiseOpenFileLimit()
@@ -115,16 +128,25 @@ final class EventLoop: @unchecked Sendable {
 
   private func run() {
     while !stopping.current {
-      poller.wait(timeoutMilliseconds: pending.isEmpty ? timeoutUntilNextTimer() : 0) { event in
-        if event.fd == listener.fd {
-          acceptAll()
-        } else if event.fd == wake.read {
-          drainWakePipe()
-        } else if let connection = connections[event.fd] {
-          handle(event, on: connection)
+      turn &+= 1
+      readyEvents.removeAll(keepingCapacity: true)
+      poller.wait(timeoutMilliseconds: pending.isEmpty ? timeoutUntilNextTimer() : 0) {
+        readyEvents.append($0)
+      }
+      // Quiet connections first (the listener, and clients not served last turn, such as one that
+      // sends a request now and then), then the busy ones: a lone request does not wait behind a
+      // turn's worth of a flood.
+      busyEvents.removeAll(keepingCapacity: true)
+      for event in readyEvents {
+        if let connection = connections[event.fd], connection.lastBusyTurn &+ 1 >= turn {
+          busyEvents.append(event)
+        } else {
+          dispatch(event)
         }
       }
+      for event in busyEvents { dispatch(event) }
       servePending()
+      resumeWithinBudget()
       runTimers()
       if releaseMemoryAfterLargeRequest {
         releaseMemoryAfterLargeRequest = false
@@ -132,6 +154,16 @@ final class EventLoop: @unchecked Sendable {
       }
     }
     shutDown()
+  }
+
+  private func dispatch(_ event: ReadinessEvent) {
+    if event.fd == listener.fd {
+      acceptAll()
+    } else if event.fd == wake.read {
+      drainWakePipe()
+    } else if let connection = connections[event.fd] {
+      handle(event, on: connection)
+    }
   }
 
   private func handle(_ event: ReadinessEvent, on connection: Connection) {
@@ -215,11 +247,16 @@ final class EventLoop: @unchecked Sendable {
     var gotEOF = false
     var received = 0
     while received < Self.readBudgetPerTurn {
+      if connection.acceptsRequests && !mayRead(connection) {
+        pauseForBudget(connection)
+        break
+      }
       let count = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
       if count > 0 {
         received += count
         if connection.acceptsRequests {
           connection.parser.append(readBuffer[0..<count])
+          account(connection)
         }
         if count < readBuffer.count { break }
       } else if count == 0 {
@@ -284,6 +321,7 @@ final class EventLoop: @unchecked Sendable {
       }
       guard let event = connection.parser.next() else { break }
       handled += 1
+      connection.lastBusyTurn = turn
       switch event {
       case .continueExpected:
         connection.enqueue(
@@ -300,6 +338,7 @@ final class EventLoop: @unchecked Sendable {
       }
     }
     if !connection.hasUnparsedInput { updateRequestClock(connection) }
+    account(connection)
     flush(connection)
     guard connections[connection.fd] === connection else { return }
     if connection.sawEOF && !connection.hasUnparsedInput && connection.phase != .peerClosed {
@@ -328,7 +367,7 @@ final class EventLoop: @unchecked Sendable {
     let (request, kept) = state.record(
       RecordedRequest(
         connectionID: connection.id, method: head.method, target: head.target, version: head.version,
-        headers: head.headers, body: Data(parsed.body), trailers: parsed.trailers, raw: parsed.raw))
+        headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw))
     let response = state.handler(for: request)(request)
     let keepAlive = head.wantsKeepAlive
     let readyAt = response.delay.map { ContinuousClock.now.advanced(by: $0) }
@@ -446,7 +485,8 @@ final class EventLoop: @unchecked Sendable {
     {
       pending.insert(connection.fd)
     }
-    let readable = connection.phase != .peerClosed && !connection.sawEOF && !heldBack
+    let readable =
+      connection.phase != .peerClosed && !connection.sawEOF && !heldBack && !connection.pausedForBudget
     guard
       readable != connection.watchesReadable || connection.watchesWritable != connection.registeredWritable
     else { return }
@@ -468,6 +508,10 @@ final class EventLoop: @unchecked Sendable {
   func closeConnection(_ connection: Connection) {
     assertOnLoopThread()
     guard connections.removeValue(forKey: connection.fd) != nil else { return }
+    bufferedRequestBytes -= connection.accountedBytes
+    connection.accountedBytes = 0
+    if budgetHolder == connection.fd { budgetHolder = nil }
+    budgetPaused.remove(connection.fd)
     delayed.remove(connection.fd)
     pending.remove(connection.fd)
     poller.remove(connection.fd)

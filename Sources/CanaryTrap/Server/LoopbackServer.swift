@@ -63,6 +63,12 @@ public final class LoopbackServer: Sendable {
     /// The most response bytes queued on one connection before the server stops reading from it
     /// (a client that pipelines without reading waits; the others are served).
     public var maxQueuedResponseBytes: Int = 1024 * 1024
+    /// The most request bytes (heads and bodies still being received) buffered across all
+    /// connections; past it, connections holding a large part of a request are not read until
+    /// the total falls again (their clients wait), except one, so that one request always
+    /// completes. Nothing is refused; each wait is counted in ``ServerCounters/budgetPauses``.
+    /// Memory for request bytes stays under this plus one ``maxBodyBytes`` request.
+    public var maxBufferedRequestBytes: Int = 64 * 1024 * 1024
     /// Uses poll(2) even where epoll is available (for tests of the portable path).
     package var usePollInsteadOfEpoll: Bool = false
 

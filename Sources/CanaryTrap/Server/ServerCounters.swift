@@ -16,6 +16,12 @@ public struct ServerCounters: Sendable, Equatable {
   public var connectionsShed = 0
   /// Requests answered 408 because their head or body passed its deadline.
   public var requestsTimedOut = 0
+  /// Times a connection was held back (not read) because the request bytes buffered across
+  /// connections passed ``LoopbackServer/Configuration/maxBufferedRequestBytes``; nothing is
+  /// lost, the client waits.
+  public var budgetPauses = 0
+  /// The most request bytes buffered across connections at once (heads and bodies being received).
+  public var peakBufferedRequestBytes = 0
 
   /// Creates counters, all zero.
   public init() {}

@@ -129,6 +129,14 @@ final class ServerState: Sendable {
   /// Counts a connection closed to make room.
   func countShed() { log.withLock { $0.counters.connectionsShed += 1 } }
 
+  /// Counts a connection held back by the budget of buffered request bytes.
+  func countBudgetPause() { log.withLock { $0.counters.budgetPauses += 1 } }
+
+  /// Notes a new high-water mark of buffered request bytes.
+  func notePeakBuffered(_ bytes: Int) {
+    log.withLock { $0.counters.peakBufferedRequestBytes = max($0.counters.peakBufferedRequestBytes, bytes) }
+  }
+
   /// Counts a request answered 408.
   func countTimedOut() { log.withLock { $0.counters.requestsTimedOut += 1 } }
 

@@ -149,6 +149,12 @@ extension ScanStreamTests {
       let counted = bytes.withUnsafeBufferPointer { LineCounter.countNewlines($0.baseAddress!, length) }
       #expect(counted == bytes.filter { $0 == 0x0A }.count, "length \(length)")
     }
+    // Only newlines: every lane counts each round, past the 255 rounds a lane can hold.
+    for length in [8159, 8160, 8161, 16_352, 16_400] {
+      let bytes = [UInt8](repeating: 0x0A, count: length)
+      let counted = bytes.withUnsafeBufferPointer { LineCounter.countNewlines($0.baseAddress!, length) }
+      #expect(counted == length, "length \(length)")
+    }
   }
 
   @Test func fileFindingsAreNumberedAcrossChunks() throws {

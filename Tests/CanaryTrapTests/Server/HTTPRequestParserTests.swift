@@ -46,7 +46,7 @@ struct HTTPRequestParserTests {
   @Test func contentLengthBodyAndRawBytes() throws {
     let text = "POST /p HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"
     let request = try #require(parse(text).requests.first)
-    #expect(request.body == Array("hello".utf8))
+    #expect(request.body == Data("hello".utf8))
     #expect(Array(request.raw) == Array(text.utf8))
   }
 
@@ -58,14 +58,51 @@ struct HTTPRequestParserTests {
       while let event = parser.next() { if case .request(let request) = event { completed.append(request) } }
     }
     #expect(completed.count == 1)
-    #expect(completed.first?.body == Array("abc".utf8))
+    #expect(completed.first?.body == Data("abc".utf8))
+  }
+
+  /// A sized body goes straight to its own storage whatever the split: raw is every byte
+  /// received, the body its tail, a pipelined request after it is untouched, and the parser holds
+  /// nothing once both are complete.
+  @Test(arguments: [1, 5, 64, 100_000])
+  func aSizedBodyIsHeldOnceWhateverTheSplit(piece: Int) {
+    let body = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    let first = Array("POST /big HTTP/1.1\r\nContent-Length: 5000\r\n\r\n".utf8) + body
+    let second = Array("GET /next HTTP/1.1\r\n\r\n".utf8)
+    let input = first + second
+    var parser = HTTPRequestParser(limits: .init(maxHeaderBytes: 1024, maxBodyBytes: 8192))
+    var completed: [ParsedRequest] = []
+    var offset = 0
+    while offset < input.count {
+      parser.append(input[offset..<min(offset + piece, input.count)])
+      offset += piece
+      #expect(parser.heldBytes <= input.count)
+      while let event = parser.next() { if case .request(let request) = event { completed.append(request) } }
+    }
+    #expect(completed.count == 2)
+    #expect(completed.first.map { Array($0.raw) } == first)
+    #expect(completed.first?.body == Data(body))
+    #expect(completed.first?.body.startIndex == 0)
+    #expect(completed.last.map { Array($0.raw) } == second)
+    #expect(parser.heldBytes == 0)
+  }
+
+  @Test func aSizedBodyCutShortKeepsItsHeadAndPartInTheFailure() {
+    var parser = HTTPRequestParser(limits: .init(maxHeaderBytes: 1024, maxBodyBytes: 8192))
+    let head = "POST /cut HTTP/1.1\r\nContent-Length: 100\r\n\r\n"
+    parser.append(Array((head + "partial").utf8))
+    #expect(parser.next() == nil)
+    let failure = parser.finish()
+    #expect(failure?.raw == Array((head + "partial").utf8))
+    #expect(failure?.reason.contains("93 of the announced bytes missing") == true)
+    #expect(parser.heldBytes == 0)
   }
 
   @Test func chunkedBodyWithExtensionsAndTrailers() throws {
     let text =
       "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5\r\npedia\r\n0\r\nX-Digest: abc\r\nX-Other: 2\r\n\r\n"
     let request = try #require(parse(text).requests.first)
-    #expect(request.body == Array("Wikipedia".utf8))
+    #expect(request.body == Data("Wikipedia".utf8))
     #expect(request.trailers["x-digest"] == "abc")
     #expect(request.trailers.count == 2)
     #expect(Array(request.raw) == Array(text.utf8))
@@ -75,14 +112,14 @@ struct HTTPRequestParserTests {
     let text = "GET /1 HTTP/1.1\r\n\r\nPOST /2 HTTP/1.1\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\n\r\n"
     let result = parse(text)
     #expect(result.requests.map(\.head.target) == ["/1", "/2", "/3"])
-    #expect(result.requests[1].body == Array("hi".utf8))
+    #expect(result.requests[1].body == Data("hi".utf8))
     #expect(String(decoding: result.requests[2].raw, as: UTF8.self) == "GET /3 HTTP/1.1\r\n\r\n")
   }
 
   @Test func bareLFIsAcceptedLeniently() throws {
     let request = try #require(parse("POST /lf HTTP/1.1\nA: 1\nContent-Length: 2\n\nok").requests.first)
     #expect(request.head.headers["A"] == "1")
-    #expect(request.body == Array("ok".utf8))
+    #expect(request.body == Data("ok".utf8))
   }
 
   @Test func expectContinueIsSignalledBeforeTheBody() {
@@ -91,7 +128,7 @@ struct HTTPRequestParserTests {
     #expect(result.requests.isEmpty)
     let withBody = parse("PUT /u HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\nbody")
     #expect(withBody.continues == 0)
-    #expect(withBody.requests.first?.body == Array("body".utf8))
+    #expect(withBody.requests.first?.body == Data("body".utf8))
   }
 
   @Test func absoluteFormAndHTTP10() throws {
@@ -177,7 +214,7 @@ struct HTTPRequestParserBadInputTests {
     #expect(parse(head + line).failures.first?.reason == "chunk size line too long")
     #expect(
       parse(head + line + "\r\nhello\r\n0\r\n\r\n").failures.first?.reason == "chunk size line too long")
-    #expect(parse(head + "5;ext=short\r\nhello\r\n0\r\n\r\n").requests.first?.body == Array("hello".utf8))
+    #expect(parse(head + "5;ext=short\r\nhello\r\n0\r\n\r\n").requests.first?.body == Data("hello".utf8))
   }
 
   @Test func missingCRLFAfterChunkDataIs400() {

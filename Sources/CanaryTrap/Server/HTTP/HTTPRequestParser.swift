@@ -30,7 +30,13 @@ struct HTTPRequestParser {
   private var cursor = 0
   private var state = State.head
   private var head: ParsedRequestHead?
+  /// The de-chunked body of a chunked request.
   private var body: [UInt8] = []
+  /// The head and body so far of a request with `Content-Length`, filled straight from
+  /// ``append(_:)`` into capacity reserved once: its bytes are held once, not in `buffer` too.
+  private var sizedRequest: [UInt8] = []
+  /// Where the body starts in `sizedRequest`.
+  private var sizedBodyStart = 0
   private var trailers = HTTPHeaders()
   private var trailerBytes = 0
   private var expectsContinue = false
@@ -38,10 +44,21 @@ struct HTTPRequestParser {
   /// Creates a parser enforcing `limits`.
   init(limits: Limits) { self.limits = limits }
 
-  /// Adds received bytes.
+  /// Adds received bytes; the body of a request with `Content-Length` goes straight to its own
+  /// storage.
   mutating func append(_ bytes: some Collection<UInt8>) {
-    buffer.append(contentsOf: bytes)
+    guard case .fixedBody(let remaining) = state, cursor == buffer.count else {
+      return buffer.append(contentsOf: bytes)
+    }
+    let taken = min(remaining, bytes.count)
+    sizedRequest.append(contentsOf: bytes.prefix(taken))
+    state = .fixedBody(remaining: remaining - taken)
+    if taken < bytes.count { buffer.append(contentsOf: bytes.dropFirst(taken)) }
   }
+
+  /// The request bytes this parser holds (buffered input and the body read so far), for the
+  /// server's budget of buffered request bytes.
+  var heldBytes: Int { buffer.count + sizedRequest.count + body.count }
 
   /// Whether bytes of an unfinished request are buffered.
   var hasPartialRequest: Bool {
@@ -74,7 +91,7 @@ struct HTTPRequestParser {
         if case .request = event { return event }
         return event
       case .fixedBody(let remaining):
-        let taken = takeBody(remaining)
+        let taken = takeSizedBody(remaining)
         if taken < remaining {
           state = .fixedBody(remaining: remaining - taken)
           return nil
@@ -202,7 +219,12 @@ struct HTTPRequestParser {
         return fail(.contentTooLarge, "body of \(length) bytes exceeds \(limits.maxBodyBytes)")
       }
       if length == 0 { return .request(complete()) }
-      body.reserveCapacity(length)  // One allocation, not a doubling series, for a large body.
+      // One allocation, not a doubling series, for head and body; the head moves out of `buffer`.
+      sizedRequest.reserveCapacity(cursor - requestStart + length)
+      sizedRequest.append(contentsOf: buffer[requestStart..<cursor])
+      sizedBodyStart = sizedRequest.count
+      requestStart = cursor
+      compact()
       state = .fixedBody(remaining: length)
     } else {
       return .request(complete())
@@ -236,6 +258,18 @@ struct HTTPRequestParser {
   }
 
   // MARK: - Body
+
+  /// Moves up to `wanted` buffered body bytes of a sized request to its own storage.
+  private mutating func takeSizedBody(_ wanted: Int) -> Int {
+    let taken = min(wanted, buffer.count - cursor)
+    if taken > 0 {
+      sizedRequest.append(contentsOf: buffer[cursor..<(cursor + taken)])
+      cursor += taken
+      requestStart = cursor
+      compact()
+    }
+    return taken
+  }
 
   private mutating func takeBody(_ wanted: Int) -> Int {
     let taken = min(wanted, buffer.count - cursor)
@@ -297,8 +331,18 @@ struct HTTPRequestParser {
   // MARK: - Completion
 
   private mutating func complete() -> ParsedRequest {
-    let request = ParsedRequest(
-      head: head!, body: body, trailers: trailers, raw: Data(buffer[requestStart..<cursor]))
+    let request: ParsedRequest
+    if sizedRequest.isEmpty {
+      request = ParsedRequest(
+        head: head!, body: Data(body), trailers: trailers, raw: Data(buffer[requestStart..<cursor]))
+    } else {
+      // raw takes the bytes, the array is freed, then body copies its part: two copies at most.
+      let raw = Data(sizedRequest)
+      sizedRequest = []
+      request = ParsedRequest(
+        head: head!, body: raw.subdata(in: sizedBodyStart..<raw.count), trailers: trailers, raw: raw)
+      sizedBodyStart = 0
+    }
     head = nil
     body = []
     trailers = HTTPHeaders()
@@ -327,8 +371,14 @@ struct HTTPRequestParser {
     return .failure(failure)
   }
 
-  private func makeFailure(_ outcome: HTTPFailureOutcome, _ reason: String) -> HTTPParseFailure {
-    let end = min(buffer.count, requestStart + limits.maxHeaderBytes + (1 << 16))
+  private mutating func makeFailure(_ outcome: HTTPFailureOutcome, _ reason: String) -> HTTPParseFailure {
+    let kept = limits.maxHeaderBytes + (1 << 16)
+    if !sizedRequest.isEmpty {
+      let raw = Array(sizedRequest.prefix(kept))
+      sizedRequest = []
+      return HTTPParseFailure(outcome: outcome, reason: reason, head: head, raw: raw)
+    }
+    let end = min(buffer.count, requestStart + kept)
     return HTTPParseFailure(
       outcome: outcome, reason: reason, head: head, raw: Array(buffer[requestStart..<max(end, requestStart)]))
   }

@@ -17,7 +17,7 @@ struct ParsedRequestHead: Sendable {
 /// A complete request: head, de-chunked body, trailers and the exact bytes received.
 struct ParsedRequest: Sendable {
   var head: ParsedRequestHead
-  var body: [UInt8]
+  var body: Data
   var trailers: HTTPHeaders
   var raw: Data
 }
