@@ -24,6 +24,7 @@ final class InspectorURLProtocol: URLProtocol {
     return URLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
   }()
   private let forwarding = Protected<Task<Void, Never>?>(nil)
+  private let stopped = Protected<Bool>(false)
 
   /// Makes `inspector` findable by the requests of sessions it is installed in.
   static func register(_ inspector: NetworkInspector) {
@@ -53,7 +54,14 @@ final class InspectorURLProtocol: URLProtocol {
   }
 
   override func stopLoading() {
+    stopped.withLock { $0 = true }
     forwarding.withLock { $0?.cancel() }
+  }
+
+  /// The app's session, unless it already stopped this load: FoundationNetworking traps
+  /// ("task not in the registry") when a stopped protocol still calls its client.
+  private var liveClient: (any URLProtocolClient)? {
+    stopped.withLock { $0 } ? nil : client
   }
 
   /// Sends the request on, records the exchange and passes the outcome to the app's session.
@@ -85,14 +93,14 @@ final class InspectorURLProtocol: URLProtocol {
         }.sorted { $0.name < $1.name }
       }
       for inspector in Self.liveInspectors { inspector.record(entry) }
-      client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-      client?.urlProtocol(self, didLoad: data)
-      client?.urlProtocolDidFinishLoading(self)
+      liveClient?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+      liveClient?.urlProtocol(self, didLoad: data)
+      liveClient?.urlProtocolDidFinishLoading(self)
     } catch {
       entry.duration = Date().timeIntervalSince(started)
       entry.error = "\(error)"
       for inspector in Self.liveInspectors { inspector.record(entry) }
-      client?.urlProtocol(self, didFailWithError: error)
+      liveClient?.urlProtocol(self, didFailWithError: error)
     }
   }
 

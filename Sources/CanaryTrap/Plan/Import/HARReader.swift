@@ -203,7 +203,7 @@ struct HARReader {
               name: name, slot: slot(value.isEmpty && isFile ? "file" : value, name: name), isFile: isFile))
         }
       } else {
-        for part in MultipartReader.parts(of: Data(text.utf8), contentType: mimeType) {
+        for part in MultipartBody(contentType: mimeType, body: Data(text.utf8))?.parts ?? [] {
           guard let name = part.name else { continue }
           parts.append(
             .init(
