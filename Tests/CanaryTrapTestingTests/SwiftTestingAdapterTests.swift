@@ -96,7 +96,9 @@ private func text(of issue: Issue) -> String {
     }
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     let base = "WithCanaryTrapTests.thrownErrorIsRethrownAndWrittenToTheReportFiles"
-    #expect(files == ReportFormat.allCases.map { "\(base).\($0.fileExtension)" }.sorted())
+    #expect(
+      files == (ReportFormat.allCases.map { "\(base).\($0.fileExtension)" } + [ReportIndex.fileName]).sorted()
+    )
     let json = try String(contentsOf: directory.appendingPathComponent("\(base).json"), encoding: .utf8)
     #expect(json.contains("the test threw Boom()"))
   }
