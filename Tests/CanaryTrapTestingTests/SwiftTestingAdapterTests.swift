@@ -160,7 +160,7 @@ private func text(of issue: Issue) -> String {
   @Test func matrixLeakIsRecordedAtTheRunMatrixCall() async throws {
     let test = try #require(Test.current)
     let issues = Locked([(line: Int, text: String)]())
-    let matrixLine = #line + 5
+    let matrixLine = #line + 6
     try await withKnownIssue {
       try await CanaryTrapTrait.canaryTrap(AdapterScenario.quiet).provideScope(
         for: test, testCase: Test.Case.current
