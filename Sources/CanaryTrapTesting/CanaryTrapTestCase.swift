@@ -6,10 +6,12 @@
   /// An XCTest base class that runs each test in a fresh CanaryTrap scope, ``trap``, and fails
   /// the test once per leak, undelivered canary, silent or failed sink and error when it ends.
   ///
-  /// Failures point at the line of the test's ``expectNoLeaks(file:line:)`` call when it makes
-  /// one, else at the first ``canary(_:at:file:line:)`` or ``memoryLog(_:file:line:)`` it called
-  /// on the test case (a test that only uses `trap` directly gets failures without a useful line;
-  /// XCTest offers no way to learn a test method's file). Subclasses that override `setUp() async throws` or
+  /// A leak, or a canary that never arrived, fails the test at the line that planted the canary
+  /// (``canary(_:at:fileID:file:line:column:)``, `trap.canary(_:at:)` or `trap.runMatrix(through:)`).
+  /// Other failures point at the line of the test's ``expectNoLeaks(file:line:)`` call when it
+  /// makes one, else at the first ``canary(_:at:fileID:file:line:column:)`` or
+  /// ``memoryLog(_:file:line:)`` it called on the test case (a test that only uses `trap` directly
+  /// gets those failures without a useful line; XCTest offers no way to learn a test method's file). Subclasses that override `setUp() async throws` or
   /// `tearDown() async throws` must call `super`.
   open class CanaryTrapTestCase: XCTestCase {
     private var session: ScopeSession?
@@ -35,6 +37,7 @@
     /// Starts a fresh scope for the test.
     open override func setUp() async throws {
       try await super.setUp()
+      RunningTestCase.install()
       failureSite.withLock { $0 = nil }
       let name = name
       let session = ScopeSession(
@@ -55,13 +58,14 @@
       try await super.tearDown()
     }
 
-    /// Mints a canary for `location` in this test's scope and remembers this line for failures.
+    /// Mints a canary for `location` in this test's scope; a leak of it fails the test at this
+    /// line, which is also remembered for failures that have no line of their own.
     public func canary(
-      _ shape: CanaryShape, at location: CanaryLocation, file: StaticString = #filePath,
-      line: UInt = #line
+      _ shape: CanaryShape, at location: CanaryLocation, fileID: StaticString = #fileID,
+      file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> String {
       rememberSite(file: file, line: line)
-      return trap.canary(shape, at: location)
+      return trap.canary(shape, at: location, fileID: fileID, filePath: file, line: line, column: column)
     }
 
     /// A memory log registered with this test's scope; remembers this line for failures.
@@ -79,7 +83,8 @@
       -> LeakReport?
     {
       guard let session else {
-        recordProblems(["expectNoLeaks() called outside a running test"], at: ("\(file)", Int(line)))
+        recordProblems(
+          [IssueMessage("expectNoLeaks() called outside a running test")], at: ("\(file)", Int(line)))
         return nil
       }
       let outcome = await session.finish(thrown: nil)
@@ -107,26 +112,26 @@
     private func recordKnownProblems(_ messages: [String], at site: (file: String, line: Int)?) {
       #if canImport(Darwin)
         for message in messages {
-          XCTExpectFailure(message) { recordProblems([message], at: site) }
+          XCTExpectFailure(message) { recordProblems([IssueMessage(message)], at: site) }
         }
       #endif
     }
 
-    /// Records each message as a failure at `site`, or without a line when none is known.
-    private func recordProblems(_ messages: [String], at site: (file: String, line: Int)?) {
+    /// Records each message as a failure at the line that planted its canary, else at `site`,
+    /// else without a line.
+    private func recordProblems(_ messages: [IssueMessage], at site: (file: String, line: Int)?) {
       for message in messages {
-        #if canImport(Darwin)
-          var issue = XCTIssue(type: .assertionFailure, compactDescription: message)
-          if let site {
-            issue.sourceCodeContext = XCTSourceCodeContext(
-              location: XCTSourceCodeLocation(filePath: site.file, lineNumber: site.line))
-          }
-          record(issue)
-        #else
-          recordFailure(
-            withDescription: message, inFile: site?.file ?? "<CanaryTrap>", atLine: site?.line ?? 0,
-            expected: true)
-        #endif
+        if let planted = message.plantedAt {
+          recordCanaryTrapFailure(message.text, file: planted.filePath, line: planted.line)
+        } else if let site {
+          recordCanaryTrapFailure(message.text, file: site.file, line: site.line)
+        } else {
+          #if canImport(Darwin)
+            record(XCTIssue(type: .assertionFailure, compactDescription: message.text))
+          #else
+            recordFailure(withDescription: message.text, inFile: "<CanaryTrap>", atLine: 0, expected: true)
+          #endif
+        }
       }
     }
   }

@@ -30,6 +30,35 @@ struct CallSite: Sendable {
   #endif
 }
 
+/// One issue an adapter records: its text and, when known, the line of the user's code it
+/// belongs to (where the leaked or undelivered canary was planted).
+struct IssueMessage: Sendable, Hashable {
+  /// The sentence recorded.
+  var text: String
+  /// Where the issue belongs; nil records it where the scope or assertion was written.
+  var plantedAt: ReportSourceLocation?
+
+  init(_ text: String, plantedAt: ReportSourceLocation? = nil) {
+    self.text = text
+    self.plantedAt = plantedAt
+  }
+
+  /// The text with the planting line named, for a destination that cannot record it there.
+  var textNamingPlantingSite: String {
+    guard let plantedAt else { return text }
+    return text + " (planted at \(plantedAt.shortDescription))"
+  }
+}
+
+#if canImport(Testing)
+  extension ReportSourceLocation {
+    /// The location as Swift Testing records it.
+    var testingLocation: SourceLocation {
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)  // api-floor: ReportSourceLocation.filePath, not Testing's
+    }
+  }
+#endif
+
 /// Where problems of a report go: Swift Testing issues or XCTest failures, chosen once, when the
 /// scope begins, because `Test.current` is nil off the test's task.
 enum IssueDestination: Sendable {
@@ -44,6 +73,9 @@ enum IssueDestination: Sendable {
   static func detect(at site: CallSite) -> IssueDestination {
     #if canImport(Testing)
       if Test.current != nil { return .swiftTesting(site.testingLocation) }
+    #endif
+    #if canImport(XCTest)
+      RunningTestCase.install()
     #endif
     return .xctest(file: site.filePath, line: site.line)  // api-floor: CallSite.filePath, not Testing's
   }
@@ -76,19 +108,31 @@ enum IssueDestination: Sendable {
     }
   }
 
-  /// Records one issue or failure per message.
+  /// Records one issue or failure per message, each where it was written when it came with no
+  /// planting line.
   func record(_ messages: [String]) {
+    record(messages.map { IssueMessage($0) })
+  }
+
+  /// Records one issue or failure per message: at the line that planted its canary when known,
+  /// else at this destination's own location.
+  func record(_ messages: [IssueMessage]) {
     for message in messages {
       switch self {
       #if canImport(Testing)
         case .swiftTesting(let location):
-          Issue.record(Comment(rawValue: message), sourceLocation: location)
+          Issue.record(
+            Comment(rawValue: message.text), sourceLocation: message.plantedAt?.testingLocation ?? location)
       #endif
       case .xctest(let file, let line):
         #if canImport(XCTest)
-          XCTFail(message, file: file, line: line)
+          if let site = message.plantedAt, let testCase = RunningTestCase.current {
+            testCase.recordCanaryTrapFailure(message.text, file: site.filePath, line: site.line)  // api-floor: ReportSourceLocation.filePath
+          } else {
+            XCTFail(message.textNamingPlantingSite, file: file, line: line)
+          }
         #else
-          print("\(file):\(line): error: \(message)")
+          print("\(file):\(line): error: \(message.textNamingPlantingSite)")
         #endif
       }
     }
@@ -100,15 +144,18 @@ extension LeakReport {
   /// test framework already records itself.
   ///
   /// At most ``maxIssueMessages`` are returned: past that, the last says how many more the report holds.
-  func issueMessages(excludingError thrown: String? = nil) -> [String] {
-    let messages = problems.compactMap { problem -> String? in
+  func issueMessages(excludingError thrown: String? = nil) -> [IssueMessage] {
+    let messages = problems.compactMap { problem -> IssueMessage? in
       if case .error(let text) = problem.kind, text == thrown { return nil }
-      return problem.message
+      return IssueMessage(problem.message, plantedAt: problem.plantedAt)
     }
     guard messages.count > Self.maxIssueMessages else { return messages }
     let kept = Self.maxIssueMessages - 1
     return Array(messages.prefix(kept))
-      + ["and \(messages.count - kept) more problems of this run: see its report (CANARY_TRAP_REPORT_DIR)"]
+      + [
+        IssueMessage(
+          "and \(messages.count - kept) more problems of this run: see its report (CANARY_TRAP_REPORT_DIR)")
+      ]
   }
 
   /// The most issues one report records, so a leaky component does not drown the test log.

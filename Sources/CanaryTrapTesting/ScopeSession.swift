@@ -45,14 +45,15 @@ struct ScopeOutcome: Sendable {
   let report: LeakReport
   /// One message per problem the test must answer for: leaks no known leak matches, undelivered
   /// canaries, silent or failed sources, errors, and known leaks that did not occur.
-  let messages: [String]
+  let messages: [IssueMessage]
   /// One summary per known leak that occurred, recorded as a known issue.
   let knownMessages: [String]
 
   init(_ report: LeakReport, knownLeaks: [KnownLeak], excludingError thrown: String? = nil) {
     let triage = KnownLeakTriage(report, knownLeaks: knownLeaks)
     self.report = report
-    messages = triage.remaining.issueMessages(excludingError: thrown) + triage.absentMessages
+    messages =
+      triage.remaining.issueMessages(excludingError: thrown) + triage.absentMessages.map { IssueMessage($0) }
     knownMessages = triage.knownMessages
   }
 }

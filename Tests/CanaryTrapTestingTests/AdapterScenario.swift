@@ -29,12 +29,30 @@ enum AdapterScenario {
     return value
   }
 
+  /// The file of ``run(in:leak:)``, whose canary's issues point there.
+  static let fileID = #fileID
+  /// The line of ``run(in:leak:)`` that plants its canary: where its leak's issue points.
+  static let runPlantingLine = #line + 5
   /// Plants, delivers and (when `leak`) logs a header canary in `trap`.
   @discardableResult
   static func run(in trap: CanaryTrap, leak: Bool) async throws -> String {
     let log = trap.memoryLog()
     let value = trap.canary(.token, at: .requestHeader("X-Session"))
     return try await plantAndSend(in: trap, log: log, value: value, leak: leak)
+  }
+
+  /// A transport that sends through URLSession after logging the request's method, path and
+  /// every header into `log`: it leaks every header canary.
+  static func loggingTransport(into log: MemoryLog) -> Transport {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 10
+    let inner = Transport.urlSession(URLSession(configuration: configuration))
+    return Transport { request in
+      let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }
+        .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+      log.write("\(request.httpMethod ?? "GET") \(request.url?.path ?? "/") \(headers)")
+      return try await inner.send(request)
+    }
   }
 
   /// A report with one problem of every kind: two leaks, an undelivered canary, a silent source

@@ -124,6 +124,7 @@ private func leakyTransport(into log: MemoryLog) -> Transport {
     let report = LeakReport(title: "many", canaries: [canary], findings: findings)
     let messages = report.issueMessages()
     #expect(messages.count == LeakReport.maxIssueMessages)
-    #expect(messages.last == "and 21 more problems of this run: see its report (CANARY_TRAP_REPORT_DIR)")
+    #expect(
+      messages.last?.text == "and 21 more problems of this run: see its report (CANARY_TRAP_REPORT_DIR)")
   }
 }

@@ -8,9 +8,8 @@ private func text(of issue: Issue) -> String {
 }
 
 @Suite struct WithCanaryTrapTests {
-  @Test func plantedLeakIsExactlyOneIssueAtTheCallLine() async throws {
+  @Test func plantedLeakIsExactlyOneIssueAtThePlantingLine() async throws {
     let matched = Locked(0)
-    let expectedLine = #line + 2
     try await withKnownIssue {
       try await withCanaryTrap(configuration: AdapterScenario.quiet) { trap in
         #expect(CanaryTrap.current === trap)
@@ -18,7 +17,8 @@ private func text(of issue: Issue) -> String {
       }
     } matching: { issue in
       let isExpected =
-        issue.sourceLocation?.line == expectedLine
+        issue.sourceLocation?.line == AdapterScenario.runPlantingLine
+        && issue.sourceLocation?.fileID == AdapterScenario.fileID
         && text(of: issue).hasPrefix(AdapterScenario.leakMessage)
       if isExpected { matched.withLock { $0 += 1 } }
       return isExpected
@@ -34,9 +34,9 @@ private func text(of issue: Issue) -> String {
     #expect(value.hasPrefix("cnry"))
   }
 
-  @Test func undeliveredCanaryIsAnIssueToo() async throws {
+  @Test func undeliveredCanaryIsAnIssueAtItsPlantingLine() async throws {
     let matched = Locked([String]())
-    let expectedLine = #line + 2
+    let expectedLine = #line + 4
     await withKnownIssue {
       await withCanaryTrap(configuration: AdapterScenario.quiet) { trap in
         trap.memoryLog().write("nothing sent")
@@ -53,9 +53,8 @@ private func text(of issue: Issue) -> String {
         == true)
   }
 
-  @Test func expectNoLeaksInsideTheScopeReportsThereAndOnlyOnce() async throws {
+  @Test func expectNoLeaksInsideTheScopeReportsOnlyOnceAtThePlantingLine() async throws {
     let lines = Locked([Int]())
-    let expectedLine = #line + 4
     try await withKnownIssue {
       try await withCanaryTrap(configuration: AdapterScenario.quiet) { trap in
         try await AdapterScenario.run(in: trap, leak: true)
@@ -66,7 +65,7 @@ private func text(of issue: Issue) -> String {
       lines.withLock { $0.append(issue.sourceLocation?.line ?? 0) }
       return text(of: issue).hasPrefix(AdapterScenario.leakMessage)
     }
-    #expect(lines.current == [expectedLine])
+    #expect(lines.current == [AdapterScenario.runPlantingLine])
   }
 
   @Test func expectNoLeaksRecordsOneIssuePerProblemAtItsLine() {
@@ -97,35 +96,49 @@ private func text(of issue: Issue) -> String {
     }
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     let base = "WithCanaryTrapTests.thrownErrorIsRethrownAndWrittenToTheReportFiles"
-    #expect(files == ReportFormat.allCases.map { "\(base).\($0.fileExtension)" }.sorted())
+    #expect(
+      files == (ReportFormat.allCases.map { "\(base).\($0.fileExtension)" } + [ReportIndex.fileName]).sorted()
+    )
     let json = try String(contentsOf: directory.appendingPathComponent("\(base).json"), encoding: .utf8)
     #expect(json.contains("the test threw Boom()"))
   }
 }
 
 @Suite struct CanaryTrapTraitTests {
-  @Test func traitRecordsEachProblemWhereItWasWritten() async throws {
+  @Test func traitRecordsEachProblemAtThePlantingLineOrWhereItWasWritten() async throws {
     let trait = CanaryTrapTrait.canaryTrap(AdapterScenario.quiet)
     let traitLine = #line - 1
+    let emailLine = #line + 8
     let test = try #require(Test.current)
-    let messages = Locked([String]())
+    let issues = Locked([(line: Int, fileID: String, text: String)]())
     try await withKnownIssue {
       try await trait.provideScope(for: test, testCase: Test.Case.current) {
         let trap = try #require(CanaryTrap.current)
         #expect(trap.sourceLocation?.line == traitLine)
         try await AdapterScenario.run(in: trap, leak: true)
         _ = trap.canary(.email, at: .requestBody(.json("email")))
+        trap.reportError("the transport gave up")
       }
     } matching: { issue in
-      guard issue.sourceLocation?.line == traitLine else { return false }
-      messages.withLock { $0.append(text(of: issue)) }
+      let location = issue.sourceLocation
+      issues.withLock { $0.append((location?.line ?? 0, location?.fileID ?? "", text(of: issue))) }
       return true
     }
-    #expect(messages.current.count == 2)
-    #expect(messages.current.first?.hasPrefix(AdapterScenario.leakMessage) == true)
+    let recorded = issues.current
+    #expect(recorded.count == 3)
+    // The leak at the line that planted its canary, in the file that planted it.
+    #expect(recorded.first?.text.hasPrefix(AdapterScenario.leakMessage) == true)
+    #expect(recorded.first?.line == AdapterScenario.runPlantingLine)
+    #expect(recorded.first?.fileID == AdapterScenario.fileID)
+    // The undelivered canary at its own planting line here.
     #expect(
-      messages.current.last?.hasPrefix(
+      recorded.dropFirst().first?.text.hasPrefix(
         "canary planted in request.body.json[email] was never delivered") == true)
+    #expect(recorded.dropFirst().first?.line == emailLine)
+    #expect(recorded.dropFirst().first?.fileID == #fileID)
+    // A problem with no planting line where the trait was written.
+    #expect(recorded.last?.text == "the run failed: the transport gave up")
+    #expect(recorded.last?.line == traitLine)
   }
 
   @Test func barePropertyFormRecordsAtTheTestDeclaration() async throws {
@@ -135,11 +148,11 @@ private func text(of issue: Issue) -> String {
       try await CanaryTrapTrait.canaryTrap.provideScope(for: test, testCase: Test.Case.current) {
         let trap = try #require(CanaryTrap.current)
         trap.memoryLog().write("quiet log")
-        _ = trap.canary(.token, at: .requestHeader("Never-Sent"))
+        trap.reportError("nothing was sent")
       }
     } matching: { issue in
       lines.withLock { $0.append(issue.sourceLocation?.line ?? 0) }
-      return text(of: issue).contains("request.header[Never-Sent] was never delivered")
+      return text(of: issue).contains("the run failed: nothing was sent")
     }
     #expect(!lines.current.isEmpty && lines.current.allSatisfy { $0 == test.sourceLocation.line })
   }
@@ -149,6 +162,27 @@ private func text(of issue: Issue) -> String {
     let trait = CanaryTrapTrait.canaryTrap(AdapterScenario.quiet)
     #expect(trait.scopeProvider(for: test, testCase: try #require(Test.Case.current)) != nil)
     #expect(trait.scopeProvider(for: test, testCase: nil) == nil)
+  }
+
+  @Test func matrixLeakIsRecordedAtTheRunMatrixCall() async throws {
+    let test = try #require(Test.current)
+    let issues = Locked([(line: Int, text: String)]())
+    let matrixLine = #line + 6
+    try await withKnownIssue {
+      try await CanaryTrapTrait.canaryTrap(AdapterScenario.quiet).provideScope(
+        for: test, testCase: Test.Case.current
+      ) {
+        let trap = try #require(CanaryTrap.current)
+        try await trap.runMatrix(
+          through: AdapterScenario.loggingTransport(into: trap.memoryLog()), kinds: [.authHeaders])
+      }
+    } matching: { issue in
+      issues.withLock { $0.append((issue.sourceLocation?.line ?? 0, text(of: issue))) }
+      return issue.sourceLocation?.fileID == #fileID
+    }
+    let recorded = issues.current
+    #expect(!recorded.isEmpty)
+    #expect(recorded.allSatisfy { $0.line == matrixLine && $0.text.hasPrefix("canary planted in request.") })
   }
 }
 

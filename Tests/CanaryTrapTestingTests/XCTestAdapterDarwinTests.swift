@@ -49,6 +49,12 @@
       let value = canary(.token, at: .requestHeader("X-Session"))
       memoryLog().write("GET /profile session=\(value)")
     }
+
+    @objc func trapCanaryScenario() {
+      let log = memoryLog(); expectedLine = #line + 1
+      let value = trap.canary(.token, at: .requestHeader("X-Session"))
+      log.write("GET /profile session=\(value)")
+    }
   }
 
   final class CanaryTrapTestCaseIssueTests: XCTestCase {
@@ -73,6 +79,16 @@
       XCTAssertEqual(
         Set(scenario.recorded.map(\.line)), [scenario.expectedLine],
         "every problem points at the canary(_:at:) line")
+    }
+
+    func testTrapCanaryLeakIsAnIssueAtItsPlantingLine() {
+      let scenario = IssueScenarioCase.run(#selector(IssueScenarioCase.trapCanaryScenario))
+      let leak = scenario.recorded.first { $0.description.hasPrefix(AdapterScenario.leakMessage) }
+      XCTAssertEqual(leak?.line, scenario.expectedLine, "\(scenario.recorded.map(\.description))")
+      XCTAssertEqual(leak?.file.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, thisFile)
+      XCTAssertEqual(
+        Set(scenario.recorded.map(\.line)), [scenario.expectedLine],
+        "the undelivered canary points at its planting line too")
     }
   }
 #endif

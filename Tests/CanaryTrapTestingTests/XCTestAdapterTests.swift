@@ -1,7 +1,7 @@
 // XCTestCase(name:testClosure:) and asyncTest exist only in swift-corelibs-xctest, so these run on
 // Linux (and other non-Darwin platforms).
 #if canImport(XCTest) && !canImport(Darwin)
-  import CanaryTrapTesting
+  @testable import CanaryTrapTesting
   import XCTest
 
   /// A CanaryTrapTestCase whose scenarios (not named `test…`, so never discovered on their own)
@@ -36,7 +36,7 @@
     }
 
     func leakyScenario() async throws {
-      let log = memoryLog(); expectedLine = #line
+      let log = memoryLog(); expectedLine = #line + 1
       let value = canary(.token, at: .requestHeader("X-Session"))
       try await AdapterScenario.plantAndSend(in: trap, log: log, value: value, leak: true)
     }
@@ -48,11 +48,23 @@
     }
 
     func explicitExpectationScenario() async throws {
-      let log = memoryLog()
+      let log = memoryLog(); expectedLine = #line + 1
       let value = canary(.token, at: .requestHeader("X-Session"))
       try await AdapterScenario.plantAndSend(in: trap, log: log, value: value, leak: true)
-      expectedLine = #line + 1
       await expectNoLeaks()
+    }
+
+    func trapCanaryScenario() async throws {
+      let log = memoryLog(); expectedLine = #line + 1
+      let value = trap.canary(.token, at: .requestHeader("X-Session"))
+      try await AdapterScenario.plantAndSend(in: trap, log: log, value: value, leak: true)
+      trap.reportError("the transport gave up")
+    }
+
+    func matrixScenario() async throws {
+      expectedLine = #line + 1
+      try await trap.runMatrix(
+        through: AdapterScenario.loggingTransport(into: memoryLog()), kinds: [.authHeaders])
     }
 
     func withCanaryTrapScenario() async throws {
@@ -76,7 +88,7 @@
   final class CanaryTrapTestCaseTests: XCTestCase {
     private let thisFile = "\(#filePath)"
 
-    func testPlantedLeakFailsOnceAtTheFirstPlantingLine() {
+    func testPlantedLeakFailsOnceAtItsPlantingLine() {
       let scenario = ScenarioCase.run("leakyScenario", ScenarioCase.leakyScenario)
       XCTAssertEqual(scenario.failures.map(\.line), [scenario.expectedLine])
       XCTAssertEqual(scenario.failures.map(\.file), [thisFile])
@@ -90,7 +102,7 @@
       XCTAssertEqual(scenario.failures.map(\.description), [])
     }
 
-    func testExpectNoLeaksFailsAtItsLineAndTearDownAddsNothing() {
+    func testExpectNoLeaksPointsTheLeakAtItsPlantingLineAndTearDownAddsNothing() {
       let scenario = ScenarioCase.run(
         "explicitExpectationScenario", ScenarioCase.explicitExpectationScenario)
       XCTAssertEqual(scenario.failures.map(\.line), [scenario.expectedLine])
@@ -98,12 +110,40 @@
         scenario.failures.first?.description.hasPrefix(AdapterScenario.leakMessage) == true)
     }
 
-    func testWithCanaryTrapReportsToXCTestWhenNoSwiftTestingTestRuns() {
+    func testTrapCanaryLeakFailsAtItsPlantingLineAndOtherProblemsAtTheFirstSite() {
+      let scenario = ScenarioCase.run("trapCanaryScenario", ScenarioCase.trapCanaryScenario)
+      XCTAssertEqual(scenario.failures.map(\.line), [scenario.expectedLine, scenario.expectedLine - 1])
+      XCTAssertEqual(scenario.failures.map(\.file), [thisFile, thisFile])
+      XCTAssertTrue(scenario.failures.first?.description.hasPrefix(AdapterScenario.leakMessage) == true)
+      XCTAssertEqual(scenario.failures.last?.description, "the run failed: the transport gave up")
+    }
+
+    func testMatrixLeaksFailAtTheRunMatrixLine() {
+      let scenario = ScenarioCase.run("matrixScenario", ScenarioCase.matrixScenario)
+      XCTAssertFalse(scenario.failures.isEmpty)
+      for failure in scenario.failures {
+        XCTAssertEqual(failure.line, scenario.expectedLine, failure.description)
+        XCTAssertEqual(failure.file, thisFile)
+        XCTAssertTrue(failure.description.hasPrefix("canary planted in request."), failure.description)
+      }
+    }
+
+    func testWithCanaryTrapFailsAtThePlantingLineOnceTheObserverRuns() {
+      RunningTestCase.install()  // as the first CanaryTrapTestCase or withCanaryTrap of a process does
       let scenario = ScenarioCase.run("withCanaryTrapScenario", ScenarioCase.withCanaryTrapScenario)
-      XCTAssertEqual(scenario.failures.map(\.line), [scenario.expectedLine])
-      XCTAssertEqual(scenario.failures.map(\.file), [thisFile])
+      XCTAssertEqual(scenario.failures.map(\.line), [AdapterScenario.runPlantingLine])
+      XCTAssertEqual(scenario.failures.map { $0.file.hasSuffix("/AdapterScenario.swift") }, [true])
       XCTAssertTrue(
         scenario.failures.first?.description.hasPrefix(AdapterScenario.leakMessage) == true)
+    }
+
+    func testAFailureWithNoKnownTestCaseNamesThePlantingLineInItsText() {
+      let site = ReportSourceLocation(
+        fileID: "App/LeakTests.swift", filePath: "/p/LeakTests.swift", line: 42, column: 9)
+      XCTAssertEqual(
+        IssueMessage("leaked", plantedAt: site).textNamingPlantingSite,
+        "leaked (planted at App/LeakTests.swift:42)")
+      XCTAssertEqual(IssueMessage("run failed").textNamingPlantingSite, "run failed")
     }
 
     func testExpectNoLeaksFailsOncePerProblem() {

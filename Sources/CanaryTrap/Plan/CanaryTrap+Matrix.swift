@@ -11,14 +11,27 @@ extension CanaryTrap {
   /// Starts the scope if needed. A request the transport fails to send is recorded in the
   /// kind's errors and in the scope's report (which is then inconclusive), not thrown; only a
   /// kind whose planting throws or a scope that cannot start throws.
+  ///
+  /// The call's file and line are where every canary of the matrix counts as planted: a leak of
+  /// one, or its failure to arrive, is reported at this call.
   @discardableResult
-  public func runMatrix(through transport: Transport, kinds: [RequestKind] = RequestKind.all) async throws
-    -> MatrixResult
+  public func runMatrix(
+    through transport: Transport, kinds: [RequestKind] = RequestKind.all, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async throws -> MatrixResult {
+    try await runMatrix(
+      through: transport, kinds: kinds,
+      plantedAt: ReportSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Runs the matrix with its canaries counted as planted at `site`.
+  func runMatrix(through transport: Transport, kinds: [RequestKind], plantedAt site: ReportSourceLocation)
+    async throws -> MatrixResult
   {
     try await start()
     var planted: [(KindPlanter, [URLRequest])] = []
     for kind in kinds {
-      let planter = KindPlanter(trap: self, kindName: kind.name)
+      let planter = KindPlanter(trap: self, kindName: kind.name, plantedAt: site)
       planted.append((planter, try kind.plant(planter)))
     }
     // Kinds that set cookies go last, so a session storing them cannot touch other kinds.
@@ -42,13 +55,16 @@ extension CanaryTrap {
   ///
   /// `transport` builds the app's transport in the scope, typically wiring the app's logger to
   /// `trap.memoryLog()` first; it may `await trap.addSink(_:)` for other sinks.
+  /// The call's file and line are where every canary of the matrix counts as planted.
   public static func matrix(
     title: String, configuration: Configuration = Configuration(), kinds: [RequestKind] = RequestKind.all,
-    transport: (CanaryTrap) async throws -> Transport
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column, transport: (CanaryTrap) async throws -> Transport
   ) async -> MatrixResult {
     var matrix = MatrixResult(kinds: [], deliveries: [], report: nil)
+    let site = ReportSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let (result, report) = await withScope(title: title, configuration: configuration) { trap in
-      try await trap.runMatrix(through: try await transport(trap), kinds: kinds)
+      try await trap.runMatrix(through: try await transport(trap), kinds: kinds, plantedAt: site)
     }
     if case .success(let run) = result { matrix = run }
     return matrix.attaching(report)

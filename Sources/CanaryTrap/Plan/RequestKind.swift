@@ -8,7 +8,7 @@ import Foundation
 /// for the locations it covers, scripts the scope's server, and returns the requests to send.
 ///
 /// The catalog is open: build your own kind with ``init(name:summary:setsCookies:plant:)`` and pass it to
-/// ``CanaryTrap/runMatrix(through:kinds:)`` next to (or instead of) ``all``.
+/// ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)`` next to (or instead of) ``all``.
 ///
 /// **URL convention (the tracer).** Every request of a kind goes to
 /// `/<tracer>/<kind name>/<data segments…>?<query>`: the first two path segments are the *route*,
@@ -48,12 +48,20 @@ public final class KindPlanter: Sendable {
   public let trap: CanaryTrap
   /// The kind being planted.
   public let kindName: String
+  /// Where the kind's canaries count as planted in the user's code: the `runMatrix` call.
+  let plantedAt: ReportSourceLocation?
   private let minted = Locked<[Canary]>([])
 
   /// Creates a planter for the kind named `kindName` in `trap`.
-  public init(trap: CanaryTrap, kindName: String) {
+  public convenience init(trap: CanaryTrap, kindName: String) {
+    self.init(trap: trap, kindName: kindName, plantedAt: nil)
+  }
+
+  /// Creates a planter whose canaries count as planted at `plantedAt`.
+  init(trap: CanaryTrap, kindName: String, plantedAt: ReportSourceLocation?) {
     self.trap = trap
     self.kindName = kindName
+    self.plantedAt = plantedAt
   }
 
   /// The scope's server, to script routes.
@@ -72,7 +80,7 @@ public final class KindPlanter: Sendable {
   public func canary(_ shape: CanaryShape, at location: CanaryLocation, proof: DeliveryProof = .atLocation)
     -> String
   {
-    let value = trap.canary(shape, at: location, proof: proof)
+    let value = trap.plant(shape, at: location, proof: proof, site: plantedAt)
     if let canary = trap.canaries.canary(withValue: value) { minted.withLock { $0.append(canary) } }
     return value
   }

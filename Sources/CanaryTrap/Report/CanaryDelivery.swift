@@ -4,6 +4,9 @@ public struct CanaryDelivery: Sendable, Hashable {
   public var canary: Canary
   /// What the proof found.
   public var status: Status
+  /// Where in the user's code the canary was planted (the `canary(_:at:)` call, or the
+  /// `runMatrix` call for matrix canaries), when known.
+  public var plantedAt: ReportSourceLocation?
 
   /// The outcome of a delivery check.
   public enum Status: Sendable, Hashable {

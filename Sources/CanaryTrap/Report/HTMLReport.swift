@@ -1,21 +1,26 @@
 extension LeakReport {
-  /// A self-contained HTML page: the verdict, the matrix as a coloured grid, each finding with its
-  /// excerpt, undelivered canaries, sources and errors. Every string it shows is escaped, and it
-  /// loads nothing and runs no script.
+  /// A self-contained HTML page: the verdict, the matrix as a coloured grid, the findings grouped
+  /// by location family and sink with filters, undelivered canaries, sources and errors. Every
+  /// string it shows is escaped, and it loads nothing and runs no script (the filters are
+  /// radio buttons and CSS `:has()`).
   func htmlRendering() -> String {
     String(decoding: ReportTextSink.collect { try writeHTML(to: $0) }, as: UTF8.self)
   }
 
   /// Writes `htmlRendering()` to `sink` one section at a time.
   func writeHTML(to sink: ReportTextSink) throws {
+    let groups = HTMLFindingGroups(findings)
     try sink.lines([
       "<!DOCTYPE html>",
       "<html lang=\"en\">",
       "<head>",
       "<meta charset=\"utf-8\">",
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+      "<meta name=\"canarytrap-verdict\" content=\"\(verdict.rawValue)\">",
+      "<meta name=\"canarytrap-findings\" content=\"\(totalFindingCount)\">",
+      "<meta name=\"canarytrap-problems\" content=\"\(problems.count - findings.count)\">",
       "<title>CanaryTrap: \(title.markupEscaped)</title>",
-      "<style>\n\(HTMLStyle.css)</style>",
+      "<style>\n\(HTMLStyle.css)\(groups.filterCSS)</style>",
       "</head>",
       "<body>",
       "<h1>CanaryTrap report</h1>",
@@ -23,7 +28,7 @@ extension LeakReport {
       "<div class=\"verdict verdict-\(verdict.rawValue)\">\(verdictLine.markupEscaped)</div>",
     ])
     try sink.lines(htmlMatrix())
-    try sink.lines(htmlFindings())
+    try sink.lines(htmlFindings(groups))
     try sink.lines(htmlUndelivered())
     try sink.lines(htmlSources())
     if !errors.isEmpty {
@@ -44,12 +49,27 @@ extension LeakReport {
     return subtitle
   }
 
+  /// The most rows the grid shows before it keeps only the rows with something to say.
+  static let htmlMatrixFullRows = 40
+
   private func htmlMatrix() -> [String] {
     let matrix = ReportMatrix(self)
-    var html = ["<h2>Planted locations &times; sources</h2>"]
-    guard !matrix.rows.isEmpty else { return html + ["<p>No canary was planted.</p>"] }
-    html += [
-      "<div class=\"scroll\">", "<table class=\"matrix\">", "<thead><tr><th>Location</th><th>Delivery</th>",
+    guard !matrix.rows.isEmpty else {
+      return ["<h2>Planted locations &times; sources</h2>", "<p>No canary was planted.</p>"]
+    }
+    // A large matrix shows the rows that leaked or were not delivered; the rest are counted.
+    let rows =
+      matrix.rows.count <= Self.htmlMatrixFullRows
+      ? matrix.rows
+      : matrix.rows.filter { row in row.delivery == .undelivered || row.cells.contains { !$0.isEmpty } }
+    let leakedRows = matrix.rows.filter { $0.cells.contains { !$0.isEmpty } }.count
+    var html = [
+      "<details class=\"section\" open>",
+      "<summary><h2>Planted locations &times; sources</h2> <span class=\"count\">"
+        + "\(count(matrix.rows.count, "location")), \(leakedRows) leaked, \(count(matrix.columns.count, "source"))"
+        + "</span></summary>",
+      "<div class=\"scroll\">", "<table class=\"matrix\">",
+      "<thead><tr><th class=\"location\">Location</th><th>Delivery</th>",
     ]
     for column in matrix.columns {
       let badge =
@@ -58,7 +78,7 @@ extension LeakReport {
     }
     html.append("</tr></thead>")
     html.append("<tbody>")
-    for row in matrix.rows {
+    for row in rows {
       let (deliveryClass, deliveryText) =
         switch row.delivery {
         case .delivered: ("delivered", "delivered")
@@ -66,7 +86,7 @@ extension LeakReport {
         case .unchecked: ("unchecked", "not checked")
         }
       var cells = [
-        "<td class=\"location\">\(row.location.description.markupEscaped)</td>",
+        "<th scope=\"row\" class=\"location\">\(row.location.description.markupEscaped)</th>",
         "<td class=\"\(deliveryClass)\">\(deliveryText)</td>",
       ]
       for (column, encodings) in zip(matrix.columns, row.cells) {
@@ -86,34 +106,111 @@ extension LeakReport {
       "<p class=\"legend\">Cells:<span style=\"background:#c62828\"></span>leaked (encodings named)"
       + "<span style=\"background:#edf7ee;border:1px solid #2e7d32\"></span>nothing found"
       + "<span style=\"background:#eceff1;border:1px solid #9aa0a6\"></span>source heard nothing"
+    if rows.count < matrix.rows.count {
+      legend +=
+        " &middot; \(count(matrix.rows.count - rows.count, "more location")) delivered and found nowhere"
+        + " (not shown)"
+    }
     if matrix.omittedCleanSources > 0 {
       legend +=
         " &middot; \(count(matrix.omittedCleanSources, "more source")) heard the run and held no canary"
     }
-    html.append(legend + "</p>")
+    html += [legend + "</p>", "</details>"]
     return html
   }
 
-  private func htmlFindings() -> [String] {
+  private func htmlFindings(_ groups: HTMLFindingGroups) -> [String] {
     guard !findings.isEmpty else { return ["<h2>Findings</h2>", "<p>No canary was found.</p>"] }
     let total = totalFindingCount
-    let heading = total == findings.count ? "\(total)" : "\(total), \(findings.count) listed"
-    var html = ["<h2>Findings (\(heading))</h2>", "<ol class=\"findings\">"]
-    for finding in findings {
+    let listed = findings.count - groups.unlisted
+    let heading = total == listed ? "\(total)" : "\(total), \(listed) listed"
+    var html = ["<h2 id=\"findings\">Findings (\(heading))</h2>"]
+    html += htmlFilters(groups)
+    var marker = HTMLExcerptMarker()
+    html.append("<div class=\"groups\">")
+    for family in groups.groups {
       html.append(
-        "<li><div class=\"finding-head\"><code>\(finding.canary.location.description.markupEscaped)</code>"
-          + " leaked into <code>\(finding.source.markupEscaped)</code>"
-          + " <span class=\"encoding\">\(finding.encoding.markupEscaped)</span>"
-          + " <span class=\"position\">line \(finding.line), column \(finding.column)</span></div>"
-          + "<pre class=\"excerpt\">\(finding.excerpt.markupEscaped)</pre></li>")
+        "<details class=\"family-group f-\(family.familyIndex)\" open><summary><code>"
+          + "\(family.family.markupEscaped)</code> <span class=\"count\">\(count(family.count, "finding"))"
+          + " in \(count(family.sinks.count, "sink"))</span></summary>")
+      for sink in family.sinks {
+        let classes = Set(sink.listed.map { groups.encodingIndex($0.encoding) }).sorted().map { " e-\($0)" }
+        html.append(
+          "<details class=\"sink-group s-\(sink.sinkIndex)\(classes.joined())\" open><summary>into <code>"
+            + "\(sink.sink.markupEscaped)</code> <span class=\"count\">\(count(sink.count, "finding"))</span>"
+            + "</summary><ol class=\"findings\">")
+        for finding in sink.listed {
+          html.append(
+            htmlFinding(finding, encodingIndex: groups.encodingIndex(finding.encoding), marker: &marker))
+        }
+        html.append("</ol>")
+        if sink.listed.count < sink.count {
+          html.append(
+            "<p class=\"problem\">\(count(sink.count - sink.listed.count, "more finding")) of this group"
+              + " not listed on this page (at most \(HTMLFindingGroups.maxListed) are); see the JSON report.</p>"
+          )
+        }
+        html.append("</details>")
+      }
+      html.append("</details>")
     }
-    html.append("</ol>")
+    html.append("</div>")
+    if groups.unlisted > 0 {
+      html.append(
+        "<p class=\"problem\">Not listed on this page: \(count(groups.unlisted, "finding"))"
+          + " past the first \(HTMLFindingGroups.maxListed); the JSON report has every one.</p>")
+    }
     if let summary = omittedFindingsSummary {
       html.append("<p class=\"problem\">Not listed: \(summary.markupEscaped):</p><ul class=\"plain\">")
       html += omittedFindingsLines.map { "<li>\($0.markupEscaped)</li>" }
       html.append("</ul>")
     }
     return html
+  }
+
+  /// One finding: where it was planted and leaked, the canary masked and its shape, the encoding,
+  /// the position, and the excerpt with the canary marked.
+  private func htmlFinding(_ finding: LeakFinding, encodingIndex: Int, marker: inout HTMLExcerptMarker)
+    -> String
+  {
+    var facts = [
+      "<span class=\"encoding\">\(finding.encoding.markupEscaped)</span>",
+      "<span class=\"position\">line \(finding.line), column \(finding.column)</span>",
+      "<span class=\"value\" title=\"canary value, masked\">\(finding.canary.maskedValue.markupEscaped)</span>",
+    ]
+    if let shape = finding.canary.shape {
+      facts.append("<span class=\"shape\">\(shape.rawValue.markupEscaped)</span>")
+    }
+    if let site = finding.plantedAt {
+      facts.append(
+        "<span class=\"site\">planted at <code>\(site.shortDescription.markupEscaped)</code></span>")
+    }
+    return "<li class=\"finding e-\(encodingIndex)\"><div class=\"finding-head\"><code class=\"where\">"
+      + "\(finding.canary.location.description.markupEscaped)</code> \(facts.joined(separator: " "))</div>"
+      + "<pre class=\"excerpt\">\(marker.markup(for: finding))</pre></li>"
+  }
+
+  /// The filter bar: one group of radio buttons per sink, encoding and location family; the
+  /// style sheet hides what the checked ones exclude.
+  private func htmlFilters(_ groups: HTMLFindingGroups) -> [String] {
+    func fieldset(_ legend: String, _ prefix: String, _ values: [(name: String, count: Int)]) -> String {
+      var html =
+        "<fieldset><legend>\(legend)</legend>"
+        + "<label><input type=\"radio\" name=\"\(prefix)\" id=\"\(prefix)-all\" checked> all</label>"
+      for (index, value) in values.enumerated() {
+        html +=
+          "<label><input type=\"radio\" name=\"\(prefix)\" id=\"\(prefix)-\(index)\"> "
+          + "\(value.name.markupEscaped) <span class=\"count\">\(value.count)</span></label>"
+      }
+      return html + "</fieldset>"
+    }
+    return [
+      "<form class=\"filters\" aria-label=\"Filter findings\">",
+      fieldset("Sink", "fs", groups.sinks),
+      fieldset("Encoding", "fe", groups.encodings),
+      fieldset("Location", "ff", groups.families),
+      "</form>",
+    ]
   }
 
   private func htmlUndelivered() -> [String] {

@@ -20,8 +20,10 @@ enum HTMLStyle {
     th, td { border-bottom: 1px solid var(--line); padding: 6px 10px; text-align: left;
       vertical-align: top; }
     th { background: #eef0f3; font-weight: 600; white-space: nowrap; }
-    td.location { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-      font-size: 12.5px; white-space: nowrap; position: sticky; left: 0; background: #fff; }
+    .location { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+      font-size: 12.5px; font-weight: 400; white-space: nowrap; position: sticky; left: 0;
+      background: #fff; z-index: 1; box-shadow: 1px 0 0 var(--line); }
+    thead th.location { background: #eef0f3; font-weight: 600; z-index: 2; }
     table.matrix th:nth-child(2), table.matrix td:nth-child(2) { width: 1%; white-space: nowrap; }
     td.cell { text-align: center; min-width: 90px; border-left: 2px solid #fff; }
     td.leak { background: var(--leak); color: #fff; font-weight: 600; }
@@ -49,5 +51,43 @@ enum HTMLStyle {
     ul.plain li { margin: 2px 0; overflow-wrap: anywhere; }
     .problem { color: var(--warn); font-weight: 600; }
     footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
+    details > summary { cursor: pointer; }
+    details.section > summary { margin: 28px 0 8px; }
+    details.section > summary h2 { display: inline; margin: 0; }
+    .count { color: var(--muted); font-weight: 400; font-size: 12.5px; }
+    form.filters { display: grid; gap: 6px; margin: 0 0 12px; }
+    form.filters fieldset { border: 1px solid var(--line); border-radius: 8px; background: #fff;
+      margin: 0; padding: 4px 10px 6px; display: flex; flex-wrap: wrap; gap: 4px 6px;
+      max-height: 96px; overflow-y: auto; }
+    form.filters legend { font-weight: 600; font-size: 12px; color: var(--muted); padding: 0 4px; }
+    form.filters label { display: inline-flex; align-items: center; gap: 4px; padding: 1px 8px;
+      border: 1px solid var(--line); border-radius: 12px; font-size: 12.5px; cursor: pointer;
+      overflow-wrap: anywhere; }
+    form.filters label:has(input:checked) { background: #1f2328; color: #fff; border-color: #1f2328; }
+    form.filters label:has(input:checked) .count { color: #d0d7de; }
+    form.filters input { margin: 0; }
+    details.family-group { background: #fff; border: 1px solid var(--line); border-radius: 8px;
+      margin: 0 0 10px; padding: 6px 12px; }
+    details.family-group > summary { font-weight: 600; padding: 4px 0; overflow-wrap: anywhere; }
+    details.sink-group { margin: 4px 0 6px 12px; }
+    details.sink-group > summary { padding: 2px 0; overflow-wrap: anywhere; }
+    details.sink-group ol.findings { margin: 6px 0 0; }
+    .value, .shape, .site { display: inline-block; padding: 0 7px; border-radius: 9px; font-size: 12px;
+      background: #eef0f3; color: #1f2328; }
+    .value { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+    .site code { font-size: 12px; }
+    code.where { font-weight: 600; }
+    pre.excerpt mark { background: #ffd54f; color: #1f2328; border-radius: 2px; padding: 0 1px;
+      font-weight: 700; }
+    @media (max-width: 640px) {
+      body { padding: 12px 10px 32px; }
+      h1 { font-size: 18px; }
+      .verdict { font-size: 15px; padding: 10px 12px; }
+      .location { white-space: normal; overflow-wrap: anywhere; min-width: 9em; max-width: 45vw; }
+      td.cell { min-width: 64px; }
+      details.sink-group { margin-left: 4px; }
+      ol.findings li { padding: 8px 10px; }
+      form.filters fieldset { max-height: 72px; }
+    }
     """
 }

@@ -14,6 +14,9 @@ public struct LeakFinding: Sendable, Hashable {
   public var offset: Int
   /// A short, bounded excerpt around the match, with non-printable bytes escaped.
   public var excerpt: String
+  /// Where in the user's code the leaked canary was planted (the `canary(_:at:)` call, or the
+  /// `runMatrix` call for matrix canaries), when known; test issues and SARIF results point here.
+  public var plantedAt: ReportSourceLocation?
 
   /// The encoding chain as reports print it, such as `raw`, `sha256-hex` or
   /// `json-escaped → base64` (see ``EncodingChain/description``).

@@ -60,9 +60,12 @@ package enum ReportFileName {
 
 extension LeakReport {
   /// Writes the report in every format to `directory` under a base name derived from `name` that
-  /// no earlier report in the directory uses, and returns the files written.
+  /// no earlier report in the directory uses, refreshes the directory's ``ReportIndex`` page, and
+  /// returns the report's files.
   @discardableResult
   public func writeUniquely(to directory: URL, name: String) throws -> [URL] {
-    try write(to: directory, baseName: ReportFileName.claimUnique(name, in: directory))
+    let files = try write(to: directory, baseName: ReportFileName.claimUnique(name, in: directory))
+    try ReportIndex.write(in: directory)
+    return files
   }
 }

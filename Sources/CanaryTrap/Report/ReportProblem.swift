@@ -6,6 +6,16 @@ public struct ReportProblem: Sendable, Hashable {
   /// A sentence a person understands on first reading.
   public var message: String
 
+  /// Where in the user's code the problem belongs, when known: the line that planted the leaked
+  /// or undelivered canary. Test adapters record the problem's issue there.
+  public var plantedAt: ReportSourceLocation? {
+    switch kind {
+    case .leak(let finding): finding.plantedAt
+    case .undelivered(let delivery): delivery.plantedAt
+    case .silentSource, .failedSource, .error: nil
+    }
+  }
+
   /// The kinds of problems a report can hold.
   public enum Kind: Sendable, Hashable {
     /// A canary found in a source.

@@ -17,3 +17,13 @@ public struct ReportSourceLocation: Sendable, Hashable, Codable {
     self.column = column
   }
 }
+
+extension ReportSourceLocation {
+  /// The location of a call, from the `#fileID`, `#filePath`, `#line` and `#column` it captured.
+  public init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    self.init(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+  }
+
+  /// `Module/File.swift:42`, as messages name the place.
+  public var shortDescription: String { "\(fileID):\(line)" }
+}

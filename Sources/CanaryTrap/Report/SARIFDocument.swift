@@ -4,7 +4,7 @@ struct SARIFLog: Codable {
   /// The version code scanning shows for the tool.
   static let toolVersion = "1.0.0"
   /// Where a reader of an alert learns what CanaryTrap is.
-  static let informationURI = "https://github.com/OWNER/CanaryTrap"
+  static let informationURI = ProjectHome.url
 
   var schema = schemaURI
   var version = "2.1.0"
@@ -97,6 +97,19 @@ struct SARIFLog: Codable {
 
   struct Location: Codable {
     var physicalLocation: PhysicalLocation
+    /// The exchange location the leaked canary was planted in, and the sink it leaked into
+    /// (SARIF 2.1.0 §3.28.4, §3.33).
+    var logicalLocations: [LogicalLocation]?
+  }
+
+  /// A place named rather than positioned in a file (SARIF 2.1.0 §3.33).
+  struct LogicalLocation: Codable {
+    /// The last component of the name, such as `Authorization`.
+    var name: String?
+    /// The whole name, such as `request.header[Authorization]` or `stdout`.
+    var fullyQualifiedName: String
+    /// One of §3.33.7's values: `member` for a part of the HTTP exchange, `resource` for a sink.
+    var kind: String
   }
 
   struct PhysicalLocation: Codable {

@@ -2,9 +2,11 @@ import Foundation
 
 extension LeakReport {
   /// SARIF 2.1.0: one result per finding, one rule per location family and encoding (such as
-  /// `canary-leak/request.header/base64`), each result located at the test that planted the canary
-  /// (``sourceLocation``) or, for a `canary scan`, at the scanned file, line and column.
-  /// Undelivered canaries, silent sources and errors become tool execution notifications.
+  /// `canary-leak/request.header/base64`), each result located at the line of the user's code
+  /// that planted the canary (``LeakFinding/plantedAt``), else where the scope was written
+  /// (``sourceLocation``), else, for a `canary scan`, at the scanned file, line and column, with
+  /// the exchange location and the sink as logical locations. Undelivered canaries, silent
+  /// sources and errors become tool execution notifications.
   func sarifData() -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -117,17 +119,42 @@ extension LeakReport {
     try emit(Data(("\n      ]" + frame[split.upperBound...]).utf8))
   }
 
+  /// Where a result points: the line that planted the leaked canary, else the line the scope was
+  /// written on, else (a `canary scan`, which proves no delivery) the scanned file at the match,
+  /// else the sink as `sink://NAME` at the match; with the exchange location and the sink as
+  /// logical locations.
   private func sarifLocation(for finding: LeakFinding) -> SARIFLog.Location {
-    if let sourceLocation {
+    let logical = Self.sarifLogicalLocations(for: finding)
+    if let site = finding.plantedAt ?? sourceLocation {
       return .init(
         physicalLocation: .init(
-          artifactLocation: .init(uri: SARIFPath.uri(for: sourceLocation.filePath)),
-          region: .init(startLine: sourceLocation.line, startColumn: sourceLocation.column)))
+          artifactLocation: .init(uri: SARIFPath.uri(for: site.filePath)),
+          region: .init(startLine: max(site.line, 1), startColumn: max(site.column, 1))),
+        logicalLocations: logical)
     }
+    let uri = deliveries.isEmpty ? SARIFPath.uri(for: finding.source) : SARIFPath.sinkURI(for: finding.source)
     return .init(
       physicalLocation: .init(
-        artifactLocation: .init(uri: SARIFPath.uri(for: finding.source)),
-        region: .init(startLine: max(finding.line, 1), startColumn: max(finding.column, 1))))
+        artifactLocation: .init(uri: uri),
+        region: .init(startLine: max(finding.line, 1), startColumn: max(finding.column, 1))),
+      logicalLocations: logical)
+  }
+
+  /// The exchange location the canary was planted in (`member`) and the sink it leaked into
+  /// (`resource`).
+  static func sarifLogicalLocations(for finding: LeakFinding) -> [SARIFLog.LogicalLocation] {
+    let location = finding.canary.location.description
+    return [
+      .init(name: Self.lastBracketedName(location), fullyQualifiedName: location, kind: "member"),
+      .init(name: nil, fullyQualifiedName: finding.source, kind: "resource"),
+    ]
+  }
+
+  /// `Authorization` for `request.header[Authorization]`; nil when the location names no part.
+  private static func lastBracketedName(_ location: String) -> String? {
+    guard location.hasSuffix("]"), let open = location.lastIndex(of: "[") else { return nil }
+    let name = location[location.index(after: open)..<location.index(before: location.endIndex)]
+    return name.isEmpty ? nil : String(name)
   }
 
   private static func sarifRule(id: String, family: String, encoding: String) -> SARIFLog.Rule {
@@ -185,6 +212,12 @@ enum SARIFPath {
       }
     }
     return percentEncoded(path)
+  }
+
+  /// A sink's stable name (`stdout`, `memory-log`, `file:app.log`) as `sink://` and the name
+  /// percent-encoded: what a result names when it knows no line of the user's code.
+  static func sinkURI(for name: String) -> String {
+    "sink://" + percentEncoded(name)
   }
 
   private static func percentEncoded(_ path: String) -> String {

@@ -12,7 +12,7 @@ extension CanaryTrap {
     public var sinks: [any LeakSink]
     /// A directory the scope writes its report to; `nil` writes none.
     public var reportDirectory: URL?
-    /// How long one request of ``CanaryTrap/runMatrix(through:kinds:)`` may take before it is
+    /// How long one request of ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)`` may take before it is
     /// cancelled and reported (the run is then inconclusive); 5 seconds unless told otherwise.
     public var requestDeadline: Duration
     /// How long the whole scope may take, counted from ``CanaryTrap/start()``: matrix requests

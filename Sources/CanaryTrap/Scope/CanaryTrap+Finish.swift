@@ -75,6 +75,8 @@ extension CanaryTrap {
           + "bytes not kept; see LoopbackServer.Configuration.maxRecordedRequests and maxRecordedBytes), "
           + "so delivery proof may have missed evidence")
     }
+    let sites = plantingSites
+    for index in findings.indices { findings[index].plantedAt = sites[findings[index].canary.value] }
     let errors = state.withLock { $0.errors }
     var report = LeakReport(
       title: title, canaries: canaries.canaries, findings: findings, sources: sources,

@@ -6,8 +6,9 @@ import Foundation
 
 /// One test's canary trap: its canaries, its own loopback server and the sinks it reads.
 ///
-/// Plant canaries with ``canary(_:at:)``, point the app's real transport at ``baseURL``, hand
-/// the app's logger a ``memoryLog(_:limit:)``, and end with ``finish()``: every sink is scanned for
+/// Plant canaries with ``canary(_:at:fileID:filePath:line:column:)``, point the app's real
+/// transport at ``baseURL``, hand the app's logger a ``memoryLog(_:limit:)``, and end with
+/// ``finish()``: every sink is scanned for
 /// every canary in every encoding, every canary's delivery is proven, and a ``LeakReport`` says
 /// what leaked where. Many scopes run in parallel in one process without seeing each other's
 /// traffic, because each owns its server, its canaries and its sinks.
@@ -62,16 +63,43 @@ public final class CanaryTrap: Sendable {
   /// response-side one is proven by the responses handed to ``observe(_:_:)`` (the matrix does
   /// this itself); when the scope observed no response at all, the server having answered a
   /// request is taken as the (weaker) proof.
-  public func canary(_ shape: CanaryShape, at location: CanaryLocation) -> String {
-    canary(shape, at: location, proof: .atLocation)
+  ///
+  /// The call's file and line are remembered as where the canary was planted: a leak of it, or
+  /// its failure to arrive, is reported there (``LeakFinding/plantedAt``).
+  public func canary(
+    _ shape: CanaryShape, at location: CanaryLocation, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) -> String {
+    plant(
+      shape, at: location, proof: .atLocation,
+      site: ReportSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// Mints a canary whose delivery is proven by `proof` instead of its location.
-  public func canary(_ shape: CanaryShape, at location: CanaryLocation, proof: DeliveryProof) -> String {
+  /// Mints a canary whose delivery is proven by `proof` instead of its location, remembering the
+  /// call's file and line as where it was planted.
+  public func canary(
+    _ shape: CanaryShape, at location: CanaryLocation, proof: DeliveryProof, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) -> String {
+    plant(
+      shape, at: location, proof: proof,
+      site: ReportSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Mints a canary proven by `proof`, planted at `site` in the user's code when known.
+  func plant(
+    _ shape: CanaryShape, at location: CanaryLocation, proof: DeliveryProof, site: ReportSourceLocation?
+  ) -> String {
     let canary = canaries.mint(shape, at: location)
-    state.withLock { $0.proofs[canary.value] = proof }
+    state.withLock { state in
+      state.proofs[canary.value] = proof
+      if let site { state.plantingSites[canary.value] = site }
+    }
     return canary.value
   }
+
+  /// Where in the user's code each canary was planted, by value, when known.
+  var plantingSites: [String: ReportSourceLocation] { state.withLock { $0.plantingSites } }
 
   /// Creates a memory log, registers it as a sink of this scope and returns it.
   ///
@@ -191,10 +219,12 @@ public final class CanaryTrap: Sendable {
   /// The delivery status of every canary planted so far, from the evidence gathered so far.
   public func proveDelivery() -> [CanaryDelivery] {
     let evidence = self.evidence
-    let proofs = state.withLock { $0.proofs }
+    let (proofs, sites) = state.withLock { ($0.proofs, $0.plantingSites) }
     return canaries.canaries.map { canary in
       let proof = proofs[canary.value] ?? .atLocation
-      return CanaryDelivery(canary: canary, status: proof.check(canary, evidence))
+      var delivery = CanaryDelivery(canary: canary, status: proof.check(canary, evidence))
+      delivery.plantedAt = sites[canary.value]
+      return delivery
     }
   }
 }

@@ -9,6 +9,8 @@ struct ScopeState {
   var phase = Phase.created
   var sinks: [RegisteredSink] = []
   var proofs: [String: DeliveryProof] = [:]
+  /// Where in the user's code each canary was planted, by value, when known.
+  var plantingSites: [String: ReportSourceLocation] = [:]
   var sent: [SentRequest] = []
   var returned: [ObservedResponse] = []
   var errors: [String] = []

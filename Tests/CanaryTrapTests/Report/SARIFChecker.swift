@@ -7,6 +7,13 @@ enum SARIFChecker {
   static let levels: Set<String> = ["none", "note", "warning", "error"]
 
   /// Every rule `data` breaks; `singleRun` demands one run (one category per upload).
+  /// SARIF 2.1.0 §3.33.7's values of `logicalLocation.kind`.
+  static let logicalKinds: Set<String> = [
+    "function", "member", "module", "namespace", "resource", "type", "returnType", "parameter", "variable",
+    "element", "attribute", "text", "comment", "processingInstruction", "dtd", "declaration", "object",
+    "array", "property", "value",
+  ]
+
   static func violations(in data: Data, singleRun: Bool) -> [String] {
     guard let log = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
       return ["not a JSON object"]
@@ -71,6 +78,23 @@ enum SARIFChecker {
           let region = physical?["region"] as? [String: Any]
           for key in ["startLine", "startColumn"] {
             if let value = region?[key] as? Int, value < 1 { problems.append("\(where_) region.\(key) < 1") }
+          }
+          // §3.28.4 / §3.33: an array of logicalLocation objects, each naming something, with a
+          // kind among §3.33.7's values when it has one.
+          if let logical = location["logicalLocations"] {
+            guard let items = logical as? [[String: Any]], !items.isEmpty else {
+              problems.append("\(where_).logicalLocations is not a non-empty array of objects")
+              continue
+            }
+            for item in items {
+              let named = ["name", "fullyQualifiedName", "decoratedName"].contains {
+                (item[$0] as? String)?.isEmpty == false
+              }
+              if !named { problems.append("\(where_) logical location names nothing") }
+              if let kind = item["kind"], !(kind is String && Self.logicalKinds.contains(kind as! String)) {
+                problems.append("\(where_) logical location kind \(kind) is not one of SARIF's")
+              }
+            }
           }
         }
       }

@@ -59,6 +59,78 @@ import Testing
     }
   }
 
+  @Test func resultsPointAtThePlantingLineBeforeTheScope() throws {
+    var report = ReportFixtures.leaky
+    report.findings[0].plantedAt = ReportSourceLocation(
+      fileID: "AppTests/SignInLeakTests.swift", filePath: "Tests/AppTests/SignInLeakTests.swift", line: 30,
+      column: 9)
+    let lines = try results(report).map { result in
+      let location = try #require((result["locations"] as? [[String: Any]])?.first)
+      let physical = try #require(location["physicalLocation"] as? [String: Any])
+      return (physical["region"] as? [String: Any])?["startLine"] as? Int ?? 0
+    }
+    #expect(lines == [30, 12, 12])
+  }
+
+  @Test func aScopeResultWithNoLineOfTheTestsNamesItsSinkNotAFile() throws {
+    var report = ReportFixtures.leaky
+    report.sourceLocation = nil
+    report.findings[2].source = "file:logs/app 1.log"
+    let uris = try results(report).map { result in
+      let location = try #require((result["locations"] as? [[String: Any]])?.first)
+      let physical = try #require(location["physicalLocation"] as? [String: Any])
+      return (physical["artifactLocation"] as? [String: Any])?["uri"] as? String ?? ""
+    }
+    #expect(uris == ["sink://app.log", "sink://app.log", "sink://file%3Alogs/app%201.log"])
+    #expect(SARIFChecker.violations(in: report.rendered(as: .sarif), singleRun: true) == [])
+  }
+
+  @Test func resultsNameTheExchangeLocationAndTheSinkAsLogicalLocations() throws {
+    let logical = try results(ReportFixtures.leaky).map { result in
+      let location = try #require((result["locations"] as? [[String: Any]])?.first)
+      let items = try #require(location["logicalLocations"] as? [[String: Any]])
+      return items.map { "\($0["kind"] ?? "")|\($0["fullyQualifiedName"] ?? "")|\($0["name"] ?? "-")" }
+    }
+    #expect(
+      logical == [
+        ["member|request.header[X-Session]|X-Session", "resource|app.log|-"],
+        ["member|request.body.json[user.password]|user.password", "resource|app.log|-"],
+        ["member|request.header[X-Session]|X-Session", "resource|stdout|-"],
+      ])
+  }
+
+  @Test func theCheckerRejectsMalformedLogicalLocations() throws {
+    var document = try #require(
+      try JSONSerialization.jsonObject(with: ReportFixtures.leaky.rendered(as: .sarif)) as? [String: Any])
+    var runs = try #require(document["runs"] as? [[String: Any]])
+    var results = try #require(runs[0]["results"] as? [[String: Any]])
+    var locations = try #require(results[0]["locations"] as? [[String: Any]])
+    locations[0]["logicalLocations"] = [["kind": "header"], ["fullyQualifiedName": "x", "kind": "member"]]
+    results[0]["locations"] = locations
+    var second = try #require(results[1]["locations"] as? [[String: Any]])
+    second[0]["logicalLocations"] = "request.header"
+    results[1]["locations"] = second
+    runs[0]["results"] = results
+    document["runs"] = runs
+    let violations = SARIFChecker.violations(
+      in: try JSONSerialization.data(withJSONObject: document), singleRun: true)
+    #expect(violations.count == 3, "\(violations)")
+    #expect(violations.contains { $0.contains("names nothing") })
+    #expect(violations.contains { $0.contains("kind header is not one of SARIF's") })
+    #expect(violations.contains { $0.contains("not a non-empty array") })
+  }
+
+  @Test func theProjectAddressIsOneConstantThatSARIFAndTheREADMEUse() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    #expect(readme.contains("\"\(ProjectHome.url).git\""), "README's package URL is ProjectHome.url + .git")
+    let driver = try #require(
+      ((try document(ReportFixtures.leaky)["runs"] as? [[String: Any]])?.first?["tool"] as? [String: Any])?[
+        "driver"] as? [String: Any])
+    #expect(driver["informationUri"] as? String == ProjectHome.url)
+  }
+
   @Test func scanResultsPointAtTheScannedFileLineAndColumn() throws {
     let regions = try results(ReportFixtures.scan).map { result in
       let location = try #require((result["locations"] as? [[String: Any]])?.first)

@@ -45,6 +45,17 @@ extension Golden {
           "level" : "error",
           "locations" : [
             {
+              "logicalLocations" : [
+                {
+                  "fullyQualifiedName" : "request.header[X-Session]",
+                  "kind" : "member",
+                  "name" : "X-Session"
+                },
+                {
+                  "fullyQualifiedName" : "app.log",
+                  "kind" : "resource"
+                }
+              ],
               "physicalLocation" : {
                 "artifactLocation" : {
                   "uri" : "Tests/AppTests/SignInLeakTests.swift"
@@ -78,6 +89,17 @@ extension Golden {
           "level" : "error",
           "locations" : [
             {
+              "logicalLocations" : [
+                {
+                  "fullyQualifiedName" : "request.body.json[user.password]",
+                  "kind" : "member",
+                  "name" : "user.password"
+                },
+                {
+                  "fullyQualifiedName" : "app.log",
+                  "kind" : "resource"
+                }
+              ],
               "physicalLocation" : {
                 "artifactLocation" : {
                   "uri" : "Tests/AppTests/SignInLeakTests.swift"
@@ -111,6 +133,17 @@ extension Golden {
           "level" : "error",
           "locations" : [
             {
+              "logicalLocations" : [
+                {
+                  "fullyQualifiedName" : "request.header[X-Session]",
+                  "kind" : "member",
+                  "name" : "X-Session"
+                },
+                {
+                  "fullyQualifiedName" : "stdout",
+                  "kind" : "resource"
+                }
+              ],
               "physicalLocation" : {
                 "artifactLocation" : {
                   "uri" : "Tests/AppTests/SignInLeakTests.swift"

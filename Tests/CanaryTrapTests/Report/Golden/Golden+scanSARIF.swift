@@ -25,6 +25,17 @@ extension Golden {
           "level" : "error",
           "locations" : [
             {
+              "logicalLocations" : [
+                {
+                  "fullyQualifiedName" : "request.header[X-Session]",
+                  "kind" : "member",
+                  "name" : "X-Session"
+                },
+                {
+                  "fullyQualifiedName" : "logs/app.log",
+                  "kind" : "resource"
+                }
+              ],
               "physicalLocation" : {
                 "artifactLocation" : {
                   "uri" : "logs/app.log"
@@ -58,6 +69,17 @@ extension Golden {
           "level" : "error",
           "locations" : [
             {
+              "logicalLocations" : [
+                {
+                  "fullyQualifiedName" : "request.header[X-Session]",
+                  "kind" : "member",
+                  "name" : "X-Session"
+                },
+                {
+                  "fullyQualifiedName" : "logs/app.log",
+                  "kind" : "resource"
+                }
+              ],
               "physicalLocation" : {
                 "artifactLocation" : {
                   "uri" : "logs/app.log"
@@ -91,6 +113,17 @@ extension Golden {
           "level" : "error",
           "locations" : [
             {
+              "logicalLocations" : [
+                {
+                  "fullyQualifiedName" : "request.body.json[user.password]",
+                  "kind" : "member",
+                  "name" : "user.password"
+                },
+                {
+                  "fullyQualifiedName" : "logs/app 2.log",
+                  "kind" : "resource"
+                }
+              ],
               "physicalLocation" : {
                 "artifactLocation" : {
                   "uri" : "logs/app%202.log"
