@@ -43,7 +43,10 @@ package enum HelpFormatter {
   /// one word so that `(default: …)` is never split across lines.
   package static func describe(_ option: CommandOption) -> [String] {
     var words = option.help.split(separator: " ").map(String.init)
-    if let choices = option.choices { words += ["One", "of:"] + (choices.joined(separator: ", ") + ".").split(separator: " ").map(String.init) }
+    if let choices = option.choices {
+      words +=
+        ["One", "of:"] + (choices.joined(separator: ", ") + ".").split(separator: " ").map(String.init)
+    }
     if let defaultValue = option.defaultValue { words.append("(default: \(defaultValue))") }
     return words
   }
