@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "CanaryTrapTesting", targets: ["CanaryTrapTesting"]),
     .library(name: "CanaryTrapExamples", targets: ["CanaryTrapExamples"]),
     .executable(name: "canary", targets: ["canary"]),
+    .executable(name: "canary-bench", targets: ["canary-bench"]),
   ],
   targets: [
     .target(name: "CanaryTrap", swiftSettings: strictSwift),
@@ -21,6 +22,10 @@ let package = Package(
     .target(
       name: "CanaryCLI", dependencies: ["CanaryTrap", "CanaryTrapExamples"], swiftSettings: strictSwift),
     .executableTarget(name: "canary", dependencies: ["CanaryCLI"], swiftSettings: strictSwift),
+    .target(
+      name: "CanaryBench", dependencies: ["CanaryCLI", "CanaryTrap"],
+      swiftSettings: strictSwift),
+    .executableTarget(name: "canary-bench", dependencies: ["CanaryBench"], swiftSettings: strictSwift),
     .testTarget(name: "CanaryTrapTests", dependencies: ["CanaryTrap"], swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryTrapTestingTests", dependencies: ["CanaryTrapTesting"], swiftSettings: strictSwift),

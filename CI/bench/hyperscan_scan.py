@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hyperscan baseline for `canary bench scan`.
+"""Hyperscan baseline for `canary-bench scan`.
 
 Usage: hyperscan_scan.py PATTERNS CORPUS [REPEATS]
 

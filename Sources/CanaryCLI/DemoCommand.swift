@@ -3,22 +3,34 @@ import Foundation
 
 /// `canary demo`: runs the canary matrix against the example apps.
 enum DemoCommand {
-  static let usage = """
-    USAGE: canary demo [--format text|json] [--output-dir DIR] [--show-app-output]
-
-    Runs every canary location against four example apps — a printing logger, a denylist
-    interceptor, an allowlist redacting transport and an in-app network inspector — scans the
-    sinks each one writes to, and prints a location × sink grid and a verdict per example.
-    Exits 0 when every verdict matches what the example's design implies (the leaky examples
-    are expected to leak), 1 otherwise.
-
-    OPTIONS:
-      --format text|json   Print the grids (text, default) or the combined JSON report.
-      --output-dir DIR     Where the HTML and JSON reports go (default: ./canary-reports).
-      --show-app-output    Let the examples' own printing through to the terminal.
-      -h, --help           Show this help.
-
-    """
+  static let command = CommandSpec(
+    name: "demo", abstract: "Run the canary matrix against the example apps.",
+    discussion: """
+      Runs every canary location against four example apps (a printing logger, a denylist \
+      interceptor, an allowlist redacting transport and an in-app network inspector), scans the sinks \
+      each one writes to, and prints a location × sink grid and a verdict per example. Exits 0 when \
+      every verdict matches what the example's design implies (the leaky examples are expected to \
+      leak), 1 otherwise.
+      """,
+    options: [
+      .value(
+        "--format", short: "f", placeholder: "FORMAT",
+        help: "Print the grids (text) or the combined JSON report.",
+        defaultValue: "text", choices: ["text", "json"]),
+      .value(
+        "--output-dir", short: "o", placeholder: "DIR", help: "Where the HTML and JSON reports go.",
+        defaultValue: "./canary-reports"),
+      .flag("--show-app-output", help: "Let the examples' own printing through to the terminal."),
+    ],
+    run: { parsed, io in
+      var options = Options()
+      if let format = parsed.value("--format") { options.format = format }
+      if let directory = parsed.value("--output-dir") {
+        options.outputDirectory = URL(fileURLWithPath: directory, isDirectory: true)
+      }
+      options.showAppOutput = parsed.flag("--show-app-output")
+      return await execute(options, io: io)
+    })
 
   /// What a demo run does.
   struct Options {
@@ -30,31 +42,9 @@ enum DemoCommand {
     var scenarios = DemoScenario.all
   }
 
+  /// Runs `canary demo` with `arguments` (after the word `demo`).
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    var options = Options()
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      switch argument {
-      case "-h", "--help":
-        io.writeOutput(usage)
-        return ExitStatus.success
-      case "--format":
-        guard let format = remaining.popFirst(), ["text", "json"].contains(format) else {
-          return fail("--format takes text or json", io: io)
-        }
-        options.format = format
-      case "--output-dir", "-o":
-        guard let directory = remaining.popFirst() else {
-          return fail("--output-dir needs a directory", io: io)
-        }
-        options.outputDirectory = URL(fileURLWithPath: directory, isDirectory: true)
-      case "--show-app-output":
-        options.showAppOutput = true
-      default:
-        return fail("unknown argument '\(argument)'", io: io)
-      }
-    }
-    return await execute(options, io: io)
+    await CommandRunner.run(command, arguments, commandName: "canary demo", io: io)
   }
 
   /// Runs every scenario, then prints and writes the results; returns the exit status.
@@ -93,10 +83,5 @@ enum DemoCommand {
     }
     _ = written
     return mismatches.isEmpty ? ExitStatus.success : ExitStatus.leaks
-  }
-
-  private static func fail(_ reason: String, io: CommandIO) -> Int32 {
-    io.writeError("canary demo: \(reason)\nRun 'canary demo --help' for usage.\n")
-    return ExitStatus.usage
   }
 }

@@ -2,68 +2,56 @@ import Foundation
 
 /// `canary init`: write a canary suite template into your test folder.
 enum InitCommand {
-  static let usage = """
-    USAGE: canary init KIND [--xctest] [--output DIR] [--force]
-           canary init --list
+  static let command = CommandSpec(
+    name: "init", abstract: "Write a canary suite template into your test folder.",
+    discussion: """
+      Writes a canary suite template for one request kind into DIR (default: the current \
+      directory). Templates import only CanaryTrapTesting and carry a stand-in client; replace the \
+      code marked `// Replace with your API client` with your app's client. 'canary init --list' \
+      prints every kind and what it plants.
+      """,
+    options: [
+      .flag("--xctest", help: "Write the XCTest flavour instead of the Swift Testing one."),
+      .value(
+        "--output", short: "o", placeholder: "DIR",
+        help: "The test folder to write into (created if missing).",
+        defaultValue: "."),
+      .flag("--force", help: "Replace an existing file of the same name."),
+      .flag("--list", help: "Print every kind and what it plants."),
+    ],
+    arguments: [
+      CommandArgument(
+        "KIND", help: "The request kind: \(TemplateCatalog.kinds.map(\.name).joined(separator: ", ")).",
+        required: false)
+    ],
+    run: { parsed, io in execute(parsed, io: io) })
 
-    Writes a canary suite template for one request kind into DIR (default: the current
-    directory). Templates import only CanaryTrapTesting and carry a stand-in client; replace the
-    code marked `// Replace with your API client` with your app's client.
-
-    OPTIONS:
-      --xctest        Write the XCTest flavour instead of the Swift Testing one.
-      --output DIR    The test folder to write into (created if missing).
-      --force         Replace an existing file of the same name.
-      --list          Print every kind and what it plants.
-      -h, --help      Show this help.
-
-    KINDS:
-    \(TemplateCatalog.kinds.map { "  \($0.name)" }.joined(separator: "\n"))
-
-    """
-
+  /// Runs `canary init` with `arguments` (after the word `init`).
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    var kindName: String?
-    var xctest = false
-    var force = false
-    var output = "."
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      switch argument {
-      case "-h", "--help":
-        io.writeOutput(usage)
-        return ExitStatus.success
-      case "--list":
-        let width = TemplateCatalog.kinds.map(\.name.count).max() ?? 0
-        for kind in TemplateCatalog.kinds {
-          let padding = String(repeating: " ", count: width - kind.name.count + 2)
-          io.writeOutput("\(kind.name)\(padding)\(kind.summary)\n")
-        }
-        return ExitStatus.success
-      case "--xctest":
-        xctest = true
-      case "--force":
-        force = true
-      case "--output", "-o":
-        guard let directory = remaining.popFirst() else {
-          return fail("--output needs a directory", io: io)
-        }
-        output = directory
-      default:
-        if argument.hasPrefix("-") { return fail("unknown option '\(argument)'", io: io) }
-        if kindName != nil { return fail("give one KIND, got '\(kindName!)' and '\(argument)'", io: io) }
-        kindName = argument
+    await CommandRunner.run(command, arguments, commandName: "canary init", io: io)
+  }
+
+  static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
+    if parsed.flag("--list") {
+      let width = TemplateCatalog.kinds.map(\.name.count).max() ?? 0
+      for kind in TemplateCatalog.kinds {
+        let padding = String(repeating: " ", count: width - kind.name.count + 2)
+        io.writeOutput("\(kind.name)\(padding)\(kind.summary)\n")
       }
+      return ExitStatus.success
     }
-    guard let kindName else { return fail("missing KIND", io: io) }
+    guard let kindName = parsed.positionals.first else { return fail("missing KIND", io: io) }
     guard let kind = TemplateCatalog.kind(named: kindName) else {
       let names = TemplateCatalog.kinds.map(\.name).joined(separator: ", ")
       return fail("unknown kind '\(kindName)'; choose one of: \(names)", io: io)
     }
+    let xctest = parsed.flag("--xctest")
     guard let source = TemplateCatalog.source(of: kind, xctest: xctest) else {
       return fail("the \(kind.name) template is missing from this build", io: io)
     }
-    return write(source, named: kind.fileName(xctest: xctest), into: output, force: force, io: io)
+    return write(
+      source, named: kind.fileName(xctest: xctest), into: parsed.value("--output") ?? ".",
+      force: parsed.flag("--force"), io: io)
   }
 
   /// Writes the template file and prints where it went.
@@ -87,7 +75,6 @@ enum InitCommand {
   }
 
   private static func fail(_ reason: String, io: CommandIO) -> Int32 {
-    io.writeError("canary init: \(reason)\n")
-    return ExitStatus.usage
+    CommandRunner.fail(reason, "canary init", io)
   }
 }

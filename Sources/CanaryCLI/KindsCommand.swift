@@ -3,45 +3,34 @@ import Foundation
 
 /// `canary kinds`: print the request kinds an OpenAPI document or a HAR archive plants.
 enum KindsCommand {
-  static let help = """
-    USAGE: canary kinds (--openapi FILE | --har FILE) [--json] [--strict]
+  static let command = CommandSpec(
+    name: "kinds", abstract: "Print the kinds an OpenAPI document or HAR file plants.",
+    discussion: """
+      Reads an OpenAPI 3.0/3.1 document (JSON; convert YAML first) or a HAR 1.2 archive and prints \
+      the request kinds RequestKind.kinds(fromOpenAPI:) or kinds(fromHAR:) make from it: one line \
+      per planted location, then every construct that was NOT planted, by JSON pointer.
+      """,
+    options: [
+      .value("--openapi", placeholder: "FILE", help: "The OpenAPI document."),
+      .value("--har", placeholder: "FILE", help: "The HAR archive."),
+      .flag("--json", help: "Print one JSON object (kinds, locations, skipped) instead of a table."),
+      .flag("--strict", help: "Exit 3 when anything was not planted."),
+    ],
+    epilogue: """
+      EXIT STATUS:
+        0  read (and, with --strict, everything planted)
+        2  bad usage, or a document that cannot be read, with the place that is wrong
+        3  with --strict, something was not planted
+      """,
+    run: { parsed, io in execute(parsed, io: io) })
 
-    Reads an OpenAPI 3.0/3.1 document (JSON; convert YAML first) or a HAR 1.2 archive and prints
-    the request kinds RequestKind.kinds(fromOpenAPI:) or kinds(fromHAR:) make from it: one line
-    per planted location, then every construct that was NOT planted, by JSON pointer.
-
-    OPTIONS:
-      --openapi FILE  The OpenAPI document.
-      --har FILE      The HAR archive.
-      --json          Print one JSON object (kinds, locations, skipped) instead of a table.
-      --strict        Exit 3 when anything was not planted.
-      -h, --help      Show this help.
-
-    EXIT STATUS: 0 read (and, with --strict, everything planted); 2 bad usage or a document that
-    cannot be read, with the place that is wrong; 3 with --strict, something was not planted.
-
-    """
-
-  static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    var source: (kind: String, path: String)?
-    var json = false
-    var strict = false
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      switch argument {
-      case "-h", "--help":
-        io.writeOutput(help)
-        return ExitStatus.success
-      case "--json": json = true
-      case "--strict": strict = true
-      case "--openapi", "--har":
-        guard let path = remaining.popFirst() else { return fail("\(argument) needs a FILE", io: io) }
-        if let source { return fail("give one document, got --\(source.kind) and \(argument)", io: io) }
-        source = (String(argument.dropFirst(2)), path)
-      default:
-        return fail("unexpected argument '\(argument)'", io: io)
-      }
-    }
+  static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
+    let json = parsed.flag("--json")
+    let strict = parsed.flag("--strict")
+    let openAPI = parsed.value("--openapi")
+    let har = parsed.value("--har")
+    if openAPI != nil, har != nil { return fail("give one document, got --openapi and --har", io: io) }
+    let source = openAPI.map { (kind: "openapi", path: $0) } ?? har.map { (kind: "har", path: $0) }
     guard let source else { return fail("give --openapi FILE or --har FILE", io: io) }
     let imported: ImportedKinds
     do {

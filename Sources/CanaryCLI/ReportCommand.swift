@@ -3,59 +3,38 @@ import Foundation
 
 /// `canary report merge`: one SARIF file for code scanning from a folder of per-test reports.
 enum ReportCommand {
-  static let usage = """
-    USAGE: canary report merge DIR [-o FILE] [--category NAME] [--force]
+  static let merge = CommandSpec(
+    name: "merge", abstract: "Merge per-test SARIF reports into one for code scanning.",
+    discussion: """
+      Merges every .sarif file in DIR (the folder CANARY_TRAP_REPORT_DIR names) into one SARIF log \
+      with one run, automationDetails.id NAME/, and every result, as GitHub code scanning requires \
+      (one run per category). Writes it to FILE, or to standard output.
+      """,
+    options: [
+      .value(
+        "--output", short: "o", placeholder: "FILE",
+        help: "Where to write the merged log (refuses to replace a file without --force)."),
+      .value(
+        "--category", placeholder: "NAME", help: "The code scanning category.", defaultValue: "canarytrap"),
+      .flag("--force", help: "Replace FILE if it exists."),
+    ],
+    arguments: [CommandArgument("DIR", help: "The folder of .sarif files.")],
+    run: { parsed, io in execute(parsed, io: io) })
 
-    Merges every .sarif file in DIR (the folder CANARY_TRAP_REPORT_DIR names) into one SARIF log
-    with one run, automationDetails.id NAME/, and every result, as GitHub code scanning requires
-    (one run per category). Writes it to FILE, or to standard output.
+  static let command = CommandSpec(
+    name: "report", abstract: "Combine reports: merge per-test SARIF files into one for code scanning.",
+    subcommands: [merge])
 
-    OPTIONS:
-      -o, --output FILE   Where to write the merged log (refuses to replace a file without --force).
-      --category NAME     The code scanning category (default: canarytrap).
-      --force             Replace FILE if it exists.
-      -h, --help          Show this help.
-
-    """
-
+  /// Runs `canary report` with `arguments` (after the word `report`).
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    var remaining = arguments[...]
-    guard let action = remaining.popFirst(), action != "-h", action != "--help" else {
-      io.writeOutput(usage)
-      return arguments.isEmpty ? ExitStatus.usage : ExitStatus.success
-    }
-    guard action == "merge" else {
-      io.writeError("canary report: unknown action '\(action)'; only 'merge' exists\n")
-      return ExitStatus.usage
-    }
-    var directory: String?
-    var output: String?
-    var category = "canarytrap"
-    var force = false
-    while let argument = remaining.popFirst() {
-      switch argument {
-      case "-h", "--help":
-        io.writeOutput(usage)
-        return ExitStatus.success
-      case "-o", "--output", "--category":
-        guard let value = remaining.popFirst() else {
-          io.writeError("canary report merge: \(argument) needs a value\n")
-          return ExitStatus.usage
-        }
-        if argument == "--category" { category = value } else { output = value }
-      case "--force": force = true
-      default:
-        guard directory == nil, !argument.hasPrefix("-") else {
-          io.writeError("canary report merge: unexpected argument '\(argument)'\n")
-          return ExitStatus.usage
-        }
-        directory = argument
-      }
-    }
-    guard let directory else {
-      io.writeError("canary report merge: name the folder of .sarif files\n")
-      return ExitStatus.usage
-    }
+    await CommandRunner.run(command, arguments, commandName: "canary report", io: io)
+  }
+
+  static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
+    let directory = parsed.positionals[0]
+    let output = parsed.value("--output")
+    let category = parsed.value("--category") ?? "canarytrap"
+    let force = parsed.flag("--force")
     guard !category.isEmpty, !category.contains("/") else {
       io.writeError("canary report merge: --category '\(category)' must be non-empty without '/'\n")
       return ExitStatus.usage

@@ -6,7 +6,8 @@ struct ScanUsageError: Error, CustomStringConvertible {
   var description: String
 }
 
-/// The parsed options of `canary scan` and `canary patterns`.
+/// The options `canary scan`, `canary baseline` and `canary patterns` share, declared once,
+/// and what they parse into.
 struct ScanArguments {
   var manifest: ScanPath?
   var format: ReportFormat = .text
@@ -15,79 +16,65 @@ struct ScanArguments {
   var minFragment: Int?
   /// `nil` keeps the default (``ScanOptions/defaultMaxFindingsPerCanary``).
   var maxFindings: Int?
-  var escaped = false
   var paths: [ScanPath] = []
-  var help = false
 
   /// The most findings `--max-findings` may keep per canary and source.
   static let maxFindingsLimit = 100_000
 
-  /// Parses `arguments`; `allowed` lists the options the subcommand accepts besides --manifest.
-  /// `bytes`, when it holds the same arguments as the system passed them, supplies the exact
-  /// bytes of path arguments (names that are not UTF-8).
-  static func parse(
-    _ arguments: [String], bytes: [[UInt8]] = [], command: String, allowed: Set<String>
-  ) throws -> ScanArguments {
-    let raw = exactBytes(of: arguments, from: bytes)
-    var result = ScanArguments()
-    var index = 0
-    var optionsEnded = false
-    func value(for option: String) throws -> String {
-      index += 1
-      guard index < arguments.count else { throw ScanUsageError(description: "\(option) needs a value") }
-      return arguments[index]
-    }
-    func pathValue(for option: String) throws -> ScanPath {
-      _ = try value(for: option)
-      return ScanPath(bytes: raw[index])
-    }
-    while index < arguments.count {
-      let argument = arguments[index]
-      defer { index += 1 }
-      if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-        result.paths.append(ScanPath(bytes: raw[index]))
-        continue
+  static let manifestOption = CommandOption.value(
+    "--manifest", short: "m", placeholder: "FILE",
+    help:
+      "The canary manifest (required; at least one canary, each value \(CanaryManifest.minimumValueLength) to"
+      + " \(CanaryManifest.maximumValueLength) bytes with at least \(CanaryManifest.minimumDistinctCharacters)"
+      + " distinct characters).")
+
+  static let formatOption = CommandOption.value(
+    "--format", short: "f", placeholder: "FORMAT", help: "The report format.", defaultValue: "text",
+    choices: ReportFormat.allCases.map(\.rawValue))
+
+  static let outputOption = CommandOption.value(
+    "--output", short: "o", placeholder: "FILE",
+    help:
+      "Write the report there instead of standard output. A regular file is replaced only once the report"
+      + " is complete, keeping its mode; a device or FIFO (/dev/null) is written in place; a directory,"
+      + " or a file that is also a PATH, is refused.")
+
+  static let minFragmentOption = CommandOption.value(
+    "--min-fragment", placeholder: "N",
+    help:
+      "Shortest fragment of a value reported, in bytes (at least \(ScanOptions.minimumFragmentLength);"
+      + " 0 turns fragments off).",
+    defaultValue: "16",
+    check: { text in
+      let floor = ScanOptions.minimumFragmentLength
+      guard let number = Int(text), number == 0 || (floor...4096).contains(number) else {
+        return "--min-fragment needs 0 (off) or a number from \(floor) to 4096, not '\(text)'"
+          + " (shorter fragments of a random value turn up by chance in ordinary logs)"
       }
-      if argument != "--manifest" && !allowed.contains(argument)
-        && !["--help", "-h", "--"].contains(argument)
-      {
-        throw ScanUsageError(description: "unknown option '\(argument)'; see 'canary \(command) --help'")
-      }
-      switch argument {
-      case "--": optionsEnded = true
-      case "--help", "-h": result.help = true
-      case "--manifest": result.manifest = try pathValue(for: argument)
-      case "--output": result.output = try pathValue(for: argument)
-      case "--escaped": result.escaped = true
-      case "--format":
-        let text = try value(for: argument)
-        guard let format = ReportFormat(rawValue: text) else {
-          let names = ReportFormat.allCases.map(\.rawValue).joined(separator: "|")
-          throw ScanUsageError(description: "--format must be one of \(names), not '\(text)'")
-        }
-        result.format = format
-      case "--min-fragment":
-        let text = try value(for: argument)
-        let floor = ScanOptions.minimumFragmentLength
-        guard let number = Int(text), number == 0 || (floor...4096).contains(number) else {
-          throw ScanUsageError(
-            description:
-              "--min-fragment needs 0 (off) or a number from \(floor) to 4096, not '\(text)'"
-              + " (shorter fragments of a random value turn up by chance in ordinary logs)")
-        }
-        result.minFragment = number
-      case "--max-findings":
-        let text = try value(for: argument)
-        guard let number = Int(text), (1...maxFindingsLimit).contains(number) else {
-          throw ScanUsageError(
-            description: "--max-findings needs a number from 1 to \(maxFindingsLimit), not '\(text)'")
-        }
-        result.maxFindings = number
-      default:
-        throw ScanUsageError(description: "unknown option '\(argument)'; see 'canary \(command) --help'")
-      }
-    }
-    return result
+      return nil
+    })
+
+  static let maxFindingsOption = CommandOption.integer(
+    "--max-findings",
+    help: "Findings listed per canary and source; every report still counts the rest exactly.",
+    defaultValue: "\(ScanOptions.defaultMaxFindingsPerCanary)", range: 1...maxFindingsLimit)
+
+  static let pathArgument = CommandArgument(
+    "PATH",
+    help:
+      "A file (a FIFO or device too: it is read once, as a stream), a directory (walked recursively, links"
+      + " followed, loops skipped, only regular files inside; one without any is an error), or - for"
+      + " standard input. Names need not be UTF-8. Archives (.gz, .zip, .tar, .tgz) are opened.",
+    required: false, repeating: true)
+
+  /// Reads the scan options out of a parsed command line.
+  init(_ parsed: ParsedCommand) {
+    manifest = parsed.path("--manifest")
+    if let text = parsed.value("--format"), let format = ReportFormat(rawValue: text) { self.format = format }
+    output = parsed.path("--output")
+    minFragment = parsed.integer("--min-fragment")
+    maxFindings = parsed.integer("--max-findings")
+    paths = parsed.positionalPaths
   }
 
   /// Reads the manifest named by --manifest.
@@ -102,15 +89,5 @@ struct ScanArguments {
     if let minFragment { options.minFragment = minFragment == 0 ? nil : minFragment }
     if let maxFindings { options.maxFindingsPerCanary = maxFindings }
     return options
-  }
-
-  /// The system's bytes of each argument when `bytes` ends with the same arguments (decoding
-  /// each to the same text), otherwise their UTF-8.
-  private static func exactBytes(of arguments: [String], from bytes: [[UInt8]]) -> [[UInt8]] {
-    let tail = bytes.suffix(arguments.count)
-    guard tail.count == arguments.count,
-      zip(tail, arguments).allSatisfy({ String(decoding: $0, as: UTF8.self) == $1 })
-    else { return arguments.map { Array($0.utf8) } }
-    return Array(tail)
   }
 }

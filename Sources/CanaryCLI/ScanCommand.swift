@@ -3,61 +3,62 @@ import Foundation
 
 /// `canary scan`: scan files, directories or standard input for the canaries of a manifest.
 enum ScanCommand {
-  static let help = """
-    USAGE: canary scan --manifest FILE [--format text|json|junit|sarif|html] [--output FILE]
-                       [--min-fragment N] [--max-findings N] PATH...
+  static let command = CommandSpec(
+    name: "scan", abstract: "Scan files, directories or stdin for a manifest's canaries.",
+    discussion: """
+      Searches every PATH for every canary of the manifest in every encoding: raw, any case, \
+      percent/form/double-percent, JSON and HTML escapes, base64 and base64url at any alignment, hex, \
+      UTF-16, SHA-256/SHA-1/MD5 digests (hex and base64), and fragments of N or more bytes.
 
-    Searches every PATH for every canary of the manifest in every encoding: raw, any case,
-    percent/form/double-percent, JSON and HTML escapes, base64 and base64url at any alignment,
-    hex, UTF-16, SHA-256/SHA-1/MD5 digests (hex and base64), and fragments of N or more bytes.
+      With --baseline, findings the baseline accepts are reported on standard error as baselined and \
+      do not fail the scan; any other finding still exits 1, and a baseline entry that matched \
+      nothing is reported as stale (with --fail-on-stale it exits 1 too). Write a baseline with \
+      'canary baseline'.
+      """,
+    options: [
+      ScanArguments.manifestOption, ScanArguments.formatOption, ScanArguments.outputOption,
+      ScanArguments.minFragmentOption, ScanArguments.maxFindingsOption,
+      .value(
+        "--baseline", short: "b", placeholder: "FILE",
+        help:
+          "Accept the leaks this baseline file lists (see 'canary baseline'); a malformed file is an error."),
+      .flag("--fail-on-stale", help: "With --baseline: exit 1 when a baseline entry matched no finding."),
+      ScanBaselineTriage.rootOption,
+    ],
+    arguments: [ScanArguments.pathArgument],
+    epilogue: """
+      EXIT STATUS:
+        0  clean: no leak (or only baselined ones), and every PATH held bytes that were scanned.
+        1  at least one canary found that no baseline accepts (even if another PATH could not be
+           read), or with --fail-on-stale a stale baseline entry.
+        2  error: bad usage, a manifest or baseline that is unreadable, invalid or without
+           entries, a PATH that cannot be read, or a report that cannot be written (one line on
+           standard error).
+        3  inconclusive: no leak, but nothing was looked at in some PATH (a 0-byte file, empty
+           standard input, a directory holding only empty files).
+      """,
+    run: { parsed, io in await execute(parsed, io: io) })
 
-    ARGUMENTS:
-      PATH                   A file (a FIFO or device too: it is read once, as a stream), a
-                             directory (walked recursively, links followed, loops skipped,
-                             only regular files inside; one without any is an error), or -
-                             for standard input. Names need not be UTF-8.
+  /// The generated help text.
+  static var help: String { HelpFormatter.help(for: command, commandName: "canary scan") }
 
-    OPTIONS:
-      --manifest FILE        The canary manifest (required; at least one canary, each value
-                             12 to 1024 bytes with at least 5 distinct characters).
-      --format FORMAT        text (default), json, junit, sarif or html.
-      --output FILE          Write the report there instead of standard output. A regular
-                             file is replaced only once the report is complete, keeping its
-                             mode; a device or FIFO (/dev/null) is written in place; a
-                             directory, or a file that is also a PATH, is refused.
-      --min-fragment N       Shortest fragment reported, in bytes (default 16, at least 8;
-                             0 turns them off).
-      --max-findings N       Findings listed per canary and source (default 100, 1 to
-                             100000); every report still counts the rest exactly.
-      -h, --help             Show this help.
-
-    EXIT STATUS:
-      0  clean: no leak, and every PATH held bytes that were scanned.
-      1  at least one canary found (even if another PATH could not be read).
-      2  error: bad usage, a manifest that is unreadable, invalid or without canaries, a
-         PATH that cannot be read, or a report that cannot be written (one line on
-         standard error).
-      3  inconclusive: no leak, but nothing was looked at in some PATH (a 0-byte file,
-         empty standard input, a directory holding only empty files).
-
-    """
-
+  /// Runs `canary scan` with `arguments` (after the word `scan`).
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    let parsed: ScanArguments
+    await CommandRunner.run(command, arguments, commandName: "canary scan", io: io)
+  }
+
+  /// Scans the parsed command line's PATHs and writes the report; returns the exit status.
+  static func execute(_ command: ParsedCommand, io: CommandIO) async -> Int32 {
+    let parsed = ScanArguments(command)
     let manifest: CanaryManifest
+    var baseline: LeakBaseline?
     do {
-      parsed = try ScanArguments.parse(
-        arguments, bytes: io.argumentBytes, command: "scan",
-        allowed: ["--format", "--output", "--min-fragment", "--max-findings"])
-      if parsed.help {
-        io.writeOutput(help)
-        return ExitStatus.success
-      }
       manifest = try parsed.loadManifest()
       guard !manifest.canaries.isEmpty else { throw ManifestError.noCanaries }
       guard !parsed.paths.isEmpty else {
         throw ScanUsageError(description: "no PATH to scan; use - for standard input")
       }
+      if let path = command.path("--baseline") { baseline = try LeakBaseline(contentsOfPath: path.bytes) }
     } catch {
       complain("\(error)", io)
       return ExitStatus.usage
@@ -74,8 +75,14 @@ enum ScanCommand {
     }
     let scanner = LeakScanner(canaries: manifest.canaries, options: parsed.scanOptions)
     let run = ScanRun.scan(inputs, with: scanner, io: io)
-    let report = LeakReport(
+    var report = LeakReport(
       title: "canary scan", canaries: manifest.canaries, findings: run.findings, sources: run.sources)
+    var triage: ScanBaselineTriage?
+    if let baseline {
+      let sorted = ScanBaselineTriage(report, baseline: baseline, root: ScanBaselineTriage.root(command))
+      report = sorted.remaining
+      triage = sorted
+    }
     do {
       try ScanReportWriter.write(report, as: parsed.format, to: output, io: io)
     } catch {
@@ -83,21 +90,17 @@ enum ScanCommand {
       return ExitStatus.usage
     }
     for reason in run.problems { complain(reason, io) }
-    return exitStatus(for: report, unreadable: !run.problems.isEmpty)
+    let status = exitStatus(for: report, unreadable: !run.problems.isEmpty)
+    guard let triage else { return status }
+    for line in triage.messages { complain(line, io) }
+    if triage.uncoveredOmissions > 0 { return ExitStatus.leaks }
+    if command.flag("--fail-on-stale"), !triage.stale.isEmpty { return ExitStatus.leaks }
+    return status
   }
 
-  /// Writes one line on standard error, with any control character escaped (`\x1B`) so that
-  /// text from the command line or a file name cannot drive the terminal.
+  /// Writes `canary scan: <message>` as one line on standard error, control characters escaped.
   static func complain(_ message: String, _ io: CommandIO) {
-    var line = "canary scan: "
-    for scalar in message.unicodeScalars {
-      if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
-        line += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
-      } else {
-        line.unicodeScalars.append(scalar)
-      }
-    }
-    io.writeError(line + "\n")
+    CommandRunner.complain(message, "canary scan", io)
   }
 
   /// Leak (1) beats error (2) beats inconclusive (3) beats clean (0).

@@ -49,11 +49,26 @@ struct ScopeOutcome: Sendable {
   /// One summary per known leak that occurred, recorded as a known issue.
   let knownMessages: [String]
 
-  init(_ report: LeakReport, knownLeaks: [KnownLeak], excludingError thrown: String? = nil) {
-    let triage = KnownLeakTriage(report, knownLeaks: knownLeaks)
+  /// Sorts `report` by the test's `knownLeaks` and the configuration's `baseline`. A known leak of
+  /// the test that did not occur is an issue; a baseline entry that did not occur is not, because
+  /// one scope sees only its own leaks (`canary scan --baseline` reports stale entries).
+  init(
+    _ report: LeakReport, knownLeaks: [KnownLeak], baseline: [KnownLeak] = [],
+    excludingError thrown: String? = nil
+  ) {
+    let triage = KnownLeakTriage(report, knownLeaks: knownLeaks + baseline)
     self.report = report
+    let testLeaks = Set(knownLeaks)
+    let absent = zip(triage.absent, triage.absentMessages).filter { testLeaks.contains($0.0) }.map(\.1)
+    var omissions: [String] = []
+    if triage.uncoveredOmissions > 0 {
+      omissions.append(
+        "\(triage.uncoveredOmissions) more findings were counted but not kept (scanOptions.maxFindingsPerCanary)"
+          + " beside accepted leaks; raise the limit so each can be judged")
+    }
     messages =
-      triage.remaining.issueMessages(excludingError: thrown) + triage.absentMessages.map { IssueMessage($0) }
+      triage.remaining.issueMessages(excludingError: thrown) + absent.map { IssueMessage($0) }
+      + omissions.map { IssueMessage($0) }
     knownMessages = triage.knownMessages
   }
 }
@@ -84,6 +99,8 @@ final class ReportedScopes: Sendable {
       return true
     }
     guard isFirst else { return nil }
-    return ScopeOutcome(await trap.finish(), knownLeaks: knownLeaks, excludingError: thrown)
+    return ScopeOutcome(
+      await trap.finish(), knownLeaks: knownLeaks, baseline: trap.configuration.knownLeaks,
+      excludingError: thrown)
   }
 }

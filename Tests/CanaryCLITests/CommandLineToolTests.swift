@@ -24,6 +24,8 @@ import Testing
   @Test func unknownSubcommandIsAUsageErrorWithOneLineReason() async {
     let captured = CapturedIO()
     #expect(await CommandLineTool.run(["scna"], io: captured.io) == ExitStatus.usage)
-    #expect(captured.standardError == "canary: unknown subcommand 'scna'; run 'canary --help' for the list\n")
+    #expect(
+      captured.standardError
+        == "canary: unknown subcommand 'scna'; did you mean 'scan'? Run 'canary --help' for the list.\n")
   }
 }

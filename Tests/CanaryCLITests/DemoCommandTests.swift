@@ -79,8 +79,9 @@ import Testing
     #expect(await DemoCommand.run(["--format", "xml"], io: captured.io) == ExitStatus.usage)
     #expect(await DemoCommand.run(["--bogus"], io: captured.io) == ExitStatus.usage)
     #expect(await DemoCommand.run(["--output-dir"], io: captured.io) == ExitStatus.usage)
-    #expect(captured.standardError.contains("--format takes text or json"))
-    #expect(captured.standardError.contains("unknown argument '--bogus'"))
+    #expect(captured.standardError.contains("canary demo: --format must be one of text|json, not 'xml'"))
+    #expect(captured.standardError.contains("canary demo: unknown option '--bogus'"))
+    #expect(captured.standardError.contains("canary demo: --output-dir needs a value (DIR)"))
   }
 
   @Test func helpNamesEveryOption() async {

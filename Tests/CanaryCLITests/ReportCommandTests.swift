@@ -33,6 +33,6 @@ import Testing
     #expect(empty.standardError.contains("cannot read the folder /nonexistent-canary-dir"))
     let unknown = CapturedIO()
     #expect(await ReportCommand.run(["split"], io: unknown.io) == ExitStatus.usage)
-    #expect(unknown.standardError.contains("unknown action 'split'"))
+    #expect(unknown.standardError.contains("canary report: unknown subcommand 'split'"))
   }
 }

@@ -55,7 +55,7 @@ enum ManifestDecoding {
 
   /// Throws ``ManifestError/invalidUTF8(offset:line:column:)`` at the first byte that is not
   /// part of well-formed UTF-8.
-  private static func checkUTF8(_ data: Data) throws {
+  static func checkUTF8(_ data: Data) throws {
     let bytes = [UInt8](data)
     var iterator = bytes.makeIterator()
     var decoder = UTF8()
@@ -79,7 +79,7 @@ enum ManifestDecoding {
 
   /// The parser's reason for rejecting `data`, with its byte position turned into a line and
   /// column ("Invalid value around line 2, column 31"), when it names one.
-  private static func syntaxError(in data: Data) -> String? {
+  static func syntaxError(in data: Data) -> String? {
     do {
       _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
       return nil
@@ -97,7 +97,7 @@ enum ManifestDecoding {
     }
   }
 
-  private static func describe(_ error: any Error) -> String {
+  static func describe(_ error: any Error) -> String {
     if case DecodingError.dataCorrupted(let context) = error {
       let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey]
       return (underlying as? String) ?? context.debugDescription

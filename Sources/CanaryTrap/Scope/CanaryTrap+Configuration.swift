@@ -21,6 +21,10 @@ extension CanaryTrap {
     /// server (see <doc:Sinks>); 3 minutes unless told otherwise (room for a test suite that runs
     /// many scopes at once on few cores).
     public var scopeDeadline: Duration
+    /// Leaks every scope of this configuration accepts, typically read from a baseline file with
+    /// ``LeakBaseline/init(contentsOf:)``: the test adapters summarise matching findings as known
+    /// issues instead of failing, and fail on every other leak.
+    public var knownLeaks: [KnownLeak] = []
 
     /// Creates a configuration; the report directory defaults to `CANARY_TRAP_REPORT_DIR`.
     public init(

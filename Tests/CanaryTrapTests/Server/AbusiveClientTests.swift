@@ -11,7 +11,7 @@ import Testing
 
 /// Hostile clients on real sockets: one that floods without reading, slow heads and bodies,
 /// more connections than allowed, and ambiguous framing. Each asserts who is served and what is
-/// answered, never how fast (speed is in `canary bench soak`).
+/// answered, never how fast (speed is in `canary-bench soak`).
 @Suite("server under abuse")
 struct AbusiveClientTests {
   @Test func aClientThatPipelinesWithoutReadingIsHeldBackWhileAProbeIsServed() async throws {

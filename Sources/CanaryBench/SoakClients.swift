@@ -1,3 +1,4 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
@@ -7,7 +8,7 @@ import Foundation
   import Darwin
 #endif
 
-/// The hostile and measuring clients of `canary bench soak`, each on its own thread with
+/// The hostile and measuring clients of `canary-bench soak`, each on its own thread with
 /// blocking loopback sockets, stopped through a shared flag.
 enum SoakClients {
   /// Connects to 127.0.0.1:`port`; nil when the connection is refused.

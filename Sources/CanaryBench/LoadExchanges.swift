@@ -1,3 +1,4 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
@@ -5,7 +6,7 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Phase 1 of `canary bench load`: many concurrent exchanges with unique ids, each checked.
+/// Phase 1 of `canary-bench load`: many concurrent exchanges with unique ids, each checked.
 struct LoadExchanges {
   var requests = 0
   var seconds = 0.0

@@ -1,3 +1,4 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
@@ -7,10 +8,10 @@ import Foundation
   import Darwin
 #endif
 
-/// `canary bench scan`: scanner throughput on a synthetic log, against ripgrep when installed.
+/// `canary-bench scan`: scanner throughput on a synthetic log, against ripgrep when installed.
 enum ScanBenchmark {
   static let help = """
-    USAGE: canary bench scan [--size MB] [--counts 10,100,1000,5000] [--repeat N] [--no-rg]
+    USAGE: canary-bench scan [--size MB] [--counts 10,100,1000,5000] [--repeat N] [--no-rg]
                              [--no-hyperscan] [--hyperscan-script PATH] [--keep]
 
     Writes a synthetic log of MB megabytes (default 400) to a temporary directory (kept with
@@ -78,13 +79,13 @@ enum ScanBenchmark {
       try measure(options, io: io)
       return ExitStatus.success
     } catch {
-      io.writeError("canary bench scan: \(error)\n")
+      io.writeError("canary-bench scan: \(error)\n")
       return ExitStatus.usage
     }
   }
 
   static func usage(_ message: String, _ io: CommandIO) -> Int32 {
-    io.writeError("canary bench scan: \(message); see 'canary bench scan --help'\n")
+    io.writeError("canary-bench scan: \(message); see 'canary-bench scan --help'\n")
     return ExitStatus.usage
   }
 

@@ -1,3 +1,5 @@
+import CanaryCLI
+
 /// Whether this platform can start external tools (wrk, nginx, ripgrep) with Foundation's
 /// `Process`, which exists on macOS and Linux but not on iOS, tvOS, watchOS or visionOS.
 enum ChildProcessSupport {

@@ -1,7 +1,8 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
-/// Writes the synthetic log `canary bench scan` measures: timestamps, levels, request lines with
+/// Writes the synthetic log `canary-bench scan` measures: timestamps, levels, request lines with
 /// paths and hex ids, JSON bodies, base64 blobs, stack-trace-like lines, and a few planted
 /// canaries so there is something to find.
 struct ScanBenchmarkCorpus {

@@ -1,3 +1,4 @@
+import CanaryCLI
 import Foundation
 
 /// Measurements the load benchmark takes from outside the server: descriptors and `wrk`.

@@ -1,3 +1,4 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
@@ -7,12 +8,12 @@ import Foundation
   import Darwin
 #endif
 
-/// `canary bench soak`: `canary serve` as its own process under abuse, its memory sampled every
+/// `canary-bench soak`: `canary serve` as its own process under abuse, its memory sampled every
 /// second: first a flooding client and a slowloris group while a probe measures latency, then the
 /// same with `wrk` on top; then how long it takes to stop.
 enum SoakBenchmark {
   static let help = """
-    USAGE: canary bench soak [--duration 60] [--abuse-duration 10] [--connections 128] [--threads 2]
+    USAGE: canary-bench soak [--duration 60] [--abuse-duration 10] [--connections 128] [--threads 2]
                              [--slowloris 300] [--slowloris-interval 3] [--descriptor-limit N]
 
     Starts `canary serve --manifest M --record R` (this executable) and, against it:
@@ -25,7 +26,7 @@ enum SoakBenchmark {
     times the stop. --descriptor-limit runs the server under `prlimit --nofile=N:N` (util-linux),
     so that the slowloris group outnumbers the descriptors it may open.
     Needs wrk (apt-get install -y wrk): without it the benchmark is skipped.
-    Run it from a release build: swift build -c release && .build/release/canary bench soak
+    Run it from a release build: swift build -c release && .build/release/canary-bench soak
 
     """
 
@@ -45,15 +46,17 @@ enum SoakBenchmark {
       return ExitStatus.success
     }
     guard let options = parse(arguments) else {
-      io.writeError("canary bench soak: bad arguments; see 'canary bench soak --help'\n")
+      io.writeError("canary-bench soak: bad arguments; see 'canary-bench soak --help'\n")
       return ExitStatus.usage
     }
     guard let wrkPath = ServeBenchmarkTools.find("wrk") else {
-      io.writeOutput("canary bench soak: skipped, wrk is not installed (apt-get install -y wrk)\n")
+      io.writeOutput("canary-bench soak: skipped, wrk is not installed (apt-get install -y wrk)\n")
       return ExitStatus.success
     }
-    guard let executable = currentExecutable() else {
-      io.writeError("canary bench soak: cannot find this executable to start 'canary serve'\n")
+    guard let executable = canaryExecutable() else {
+      io.writeError(
+        "canary-bench soak: cannot find the canary executable beside this one to start 'canary serve'"
+          + " (build both: swift build -c release)\n")
       return ExitStatus.usage
     }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("canary-soak-\(getpid())")
@@ -64,18 +67,18 @@ enum SoakBenchmark {
       var launcher: [String] = []
       if let limit = options.descriptorLimit {
         guard let prlimit = ServeBenchmarkTools.find("prlimit") else {
-          io.writeOutput("canary bench soak: skipped, --descriptor-limit needs prlimit (util-linux)\n")
+          io.writeOutput("canary-bench soak: skipped, --descriptor-limit needs prlimit (util-linux)\n")
           return ExitStatus.success
         }
         launcher = [prlimit, "--nofile=\(limit):\(limit)", "--"]
       }
       server = try ServeProcess(executable: executable, directory: directory, launcher: launcher)
     } catch {
-      io.writeError("canary bench soak: cannot start canary serve: \(error)\n")
+      io.writeError("canary-bench soak: cannot start canary serve: \(error)\n")
       return ExitStatus.usage
     }
     io.writeOutput(
-      "canary bench soak: canary serve (pid \(server.pid)) at 127.0.0.1:\(server.port)"
+      "canary-bench soak: canary serve (pid \(server.pid)) at 127.0.0.1:\(server.port)"
         + (options.descriptorLimit.map { ", descriptor limit \($0)" } ?? "") + ", "
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores\n")
     let sampler = MemorySampler(pid: server.pid)
@@ -149,6 +152,14 @@ enum SoakBenchmark {
         (latencies.max() ?? 0) * 1000, result.failures))
   }
 
+  /// The `canary` executable built beside this one, which `soak` starts as `canary serve`.
+  static func canaryExecutable() -> String? {
+    guard let current = currentExecutable() else { return nil }
+    let canary = URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent("canary")
+      .path
+    return FileManager.default.isExecutableFile(atPath: canary) ? canary : nil
+  }
+
   /// The path of the running executable.
   static func currentExecutable() -> String? {
     #if os(Linux)
@@ -206,7 +217,7 @@ enum SoakBenchmark {
       }
       guard let url = URL(string: String(decoding: line, as: UTF8.self)), let port = url.port else {
         process.terminate()
-        throw ServeCommand.UsageError(description: "canary serve printed no base URL")
+        throw BenchError(description: "canary serve printed no base URL")
       }
       self.port = UInt16(port)
     }

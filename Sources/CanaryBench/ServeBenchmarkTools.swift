@@ -1,3 +1,4 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
@@ -7,7 +8,7 @@ import Foundation
   import Darwin
 #endif
 
-/// External tools `canary bench serve` drives: wrk, and nginx as the reference server.
+/// External tools `canary-bench serve` drives: wrk, and nginx as the reference server.
 enum ServeBenchmarkTools {
   /// wrk's headline figures.
   struct WrkResult {

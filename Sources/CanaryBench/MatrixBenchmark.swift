@@ -1,3 +1,4 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
@@ -5,21 +6,21 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// `canary bench matrix [--runs N]`: wall time of the full matrix through URLSession.
+/// `canary-bench matrix [--runs N]`: wall time of the full matrix through URLSession.
 ///
 /// Each run is a fresh scope (its own server and canaries) driving every built-in kind through
 /// an ephemeral `URLSession` behind a logger of method and route; the median run is reported.
 enum MatrixBenchmark {
-  static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    var runs = 5
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      guard argument == "--runs", let text = remaining.popFirst(), let count = Int(text), count > 0 else {
-        io.writeError("USAGE: canary bench matrix [--runs N]\n")
-        return ExitStatus.usage
-      }
-      runs = count
-    }
+  static let command = CommandSpec(
+    name: "matrix", abstract: "Wall time of the full matrix through URLSession.",
+    discussion: """
+      Each run is a fresh scope (its own server and canaries) driving every built-in kind through an \
+      ephemeral URLSession behind a logger of method and route; the median run is reported.
+      """,
+    options: [.integer("--runs", help: "How many runs.", defaultValue: "5", range: 1...1000)],
+    run: { parsed, io in await run(runs: parsed.integer("--runs") ?? 5, io: io) })
+
+  static func run(runs: Int, io: CommandIO) async -> Int32 {
     let session = URLSession(configuration: .ephemeral)
     defer { session.finishTasksAndInvalidate() }
     var times: [Double] = []

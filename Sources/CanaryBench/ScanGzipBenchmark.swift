@@ -1,13 +1,14 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
-/// `canary bench scan-gzip`: scanning a gzip-compressed log against `gzip -dc > /dev/null` on the
+/// `canary-bench scan-gzip`: scanning a gzip-compressed log against `gzip -dc > /dev/null` on the
 /// same file in the same run, with the peak memory of the scan.
 enum ScanGzipBenchmark {
   static let help = """
-    USAGE: canary bench scan-gzip [--size MB] [--count N] [--repeat N] [--keep]
+    USAGE: canary-bench scan-gzip [--size MB] [--count N] [--repeat N] [--keep]
 
-    Writes the synthetic log of 'canary bench scan' (MB megabytes, default 1024), compresses it
+    Writes the synthetic log of 'canary-bench scan' (MB megabytes, default 1024), compresses it
     with 'gzip -6', then times 'gzip -dc FILE > /dev/null' and a scan of the .gz file with N
     canaries (default 1000) and every encoding on (best of --repeat runs, default 1). Prints MB/s
     of decompressed text for both, their ratio (the budget is at least 0.5), the findings (every
@@ -47,20 +48,20 @@ enum ScanGzipBenchmark {
       index += 1
     }
     guard let gzip = ScanBenchmark.which("gzip") else {
-      io.writeError("canary bench scan-gzip: gzip is not on the PATH; nothing was measured\n")
+      io.writeError("canary-bench scan-gzip: gzip is not on the PATH; nothing was measured\n")
       return ExitStatus.usage
     }
     do {
       try measure(megabytes: megabytes, count: count, repeats: repeats, keep: keep, gzip: gzip, io: io)
       return ExitStatus.success
     } catch {
-      io.writeError("canary bench scan-gzip: \(error)\n")
+      io.writeError("canary-bench scan-gzip: \(error)\n")
       return ExitStatus.usage
     }
   }
 
   static func usage(_ message: String, _ io: CommandIO) -> Int32 {
-    io.writeError("canary bench scan-gzip: \(message); see 'canary bench scan-gzip --help'\n")
+    io.writeError("canary-bench scan-gzip: \(message); see 'canary-bench scan-gzip --help'\n")
     return ExitStatus.usage
   }
 

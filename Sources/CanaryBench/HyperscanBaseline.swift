@@ -1,7 +1,8 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
-/// The Hyperscan side of `canary bench scan`: runs `CI/bench/hyperscan_scan.py` on the scanner's
+/// The Hyperscan side of `canary-bench scan`: runs `CI/bench/hyperscan_scan.py` on the scanner's
 /// literals and the benchmark's corpus, when python3 and its `hyperscan` module are installed.
 enum HyperscanBaseline {
   /// Whether the comparison can run, and with what.
@@ -56,7 +57,7 @@ enum HyperscanBaseline {
     }
     guard process.terminationStatus == 0, let result = try? JSONDecoder().decode(Result.self, from: data)
     else {
-      throw ScanUsageError(
+      throw BenchError(
         description: "hyperscan_scan.py failed (status \(process.terminationStatus)): "
           + String(decoding: data, as: UTF8.self))
     }

@@ -1,3 +1,4 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
@@ -5,7 +6,7 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// `canary bench load [--requests N] [--in-flight N] [--wrk-seconds N] [--wrk-connections N] [--rounds N]`:
+/// `canary-bench load [--requests N] [--in-flight N] [--wrk-seconds N] [--wrk-connections N] [--rounds N]`:
 /// holds one ``LoopbackServer`` under load and checks that nothing is lost or mixed up.
 ///
 /// Phase 1 sends N (10,000) exchanges through one `URLSession`, at most `--in-flight` (64) at a
@@ -16,14 +17,31 @@ import Foundation
 /// each round (2 by default, each on a fresh server) stops: the first round creates what the
 /// process keeps for good, and later rounds must not add to it; no TCP socket may stay open.
 enum LoadBenchmark {
-  static let usage =
-    "USAGE: canary bench load [--requests N] [--in-flight N] [--wrk-seconds N] [--wrk-connections N] [--rounds N]\n"
+  static let command = CommandSpec(
+    name: "load", abstract: "10,000 exchanges through URLSession, 64 in flight.",
+    discussion: """
+      Holds one LoopbackServer under load and checks that nothing is lost or mixed up: N exchanges \
+      through one URLSession, each with a unique id checked against its response and the server's \
+      record; then wrk (if installed) with many connections, after which the server must still \
+      answer. Open descriptors are counted after each round; later rounds must not add to them.
+      """,
+    options: [
+      .integer("--requests", help: "Exchanges per round.", defaultValue: "10000", range: 1...10_000_000),
+      .integer("--in-flight", help: "Exchanges in flight at once.", defaultValue: "64", range: 1...4096),
+      .integer("--wrk-seconds", help: "How long wrk runs; 0 skips it.", defaultValue: "10", range: 0...3600),
+      .integer("--wrk-connections", help: "wrk's connections.", defaultValue: "256", range: 1...10_000),
+      .integer("--rounds", help: "Rounds, each on a fresh server.", defaultValue: "2", range: 1...100),
+    ],
+    run: { parsed, io in
+      var settings = LoadSettings(
+        requests: parsed.integer("--requests") ?? 10_000, inFlight: parsed.integer("--in-flight") ?? 64)
+      settings.wrkSeconds = parsed.integer("--wrk-seconds") ?? 10
+      settings.wrkConnections = parsed.integer("--wrk-connections") ?? 256
+      settings.rounds = parsed.integer("--rounds") ?? 2
+      return await run(settings, io: io)
+    })
 
-  static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    guard let settings = LoadSettings(arguments) else {
-      io.writeError(usage)
-      return ExitStatus.usage
-    }
+  static func run(_ settings: LoadSettings, io: CommandIO) async -> Int32 {
     let initial = LoadProbe.openDescriptors()
     io.writeOutput("descriptors at start: \(initial) (\(LoadProbe.descriptorKinds()))\n")
     var afterRounds: [Int] = []
@@ -65,7 +83,7 @@ enum LoadBenchmark {
     do {
       try server.start()
     } catch {
-      io.writeError("canary bench load: cannot start the server: \(error)\n")
+      io.writeError("canary-bench load: cannot start the server: \(error)\n")
       return nil
     }
     defer { server.stop() }
@@ -105,21 +123,5 @@ struct LoadSettings {
     self.requests = requests
     self.inFlight = inFlight
     wrkSeconds = 0
-  }
-
-  /// Parses `--requests`, `--in-flight`, `--wrk-seconds` (0 skips wrk) and `--wrk-connections`.
-  init?(_ arguments: [String]) {
-    var remaining = arguments[...]
-    while let name = remaining.popFirst() {
-      guard let text = remaining.popFirst(), let value = Int(text), value >= 0 else { return nil }
-      switch name {
-      case "--requests" where value > 0: requests = value
-      case "--in-flight" where value > 0: inFlight = value
-      case "--wrk-seconds": wrkSeconds = value
-      case "--wrk-connections" where value > 0: wrkConnections = value
-      case "--rounds" where value > 0: rounds = value
-      default: return nil
-      }
-    }
   }
 }

@@ -1,17 +1,18 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
-/// `canary bench serve`: the loopback server under wrk (keep-alive), one-at-a-time latency over
+/// `canary-bench serve`: the loopback server under wrk (keep-alive), one-at-a-time latency over
 /// one connection, and the same figures for nginx when it is installed.
 enum ServeBenchmark {
   static let help = """
-    USAGE: canary bench serve [--duration 10s] [--threads 2] [--connections 10] [--requests 2000] [--no-record]
+    USAGE: canary-bench serve [--duration 10s] [--threads 2] [--connections 10] [--requests 2000] [--no-record]
 
     Starts the loopback server with a trivial route and measures:
       1. wrk -tT -cC -dD --latency against it (keep-alive), if wrk is installed;
       2. the median round trip of N requests sent one at a time over one keep-alive connection;
       3. the same two figures for nginx (one worker, same body), if nginx is installed.
-    Run it from a release build: swift run -c release canary bench serve
+    Run it from a release build: swift run -c release canary-bench serve
 
     """
 
@@ -31,7 +32,7 @@ enum ServeBenchmark {
       return ExitStatus.success
     }
     guard let options = parse(arguments) else {
-      io.writeError("canary bench serve: bad arguments; see 'canary bench serve --help'\n")
+      io.writeError("canary-bench serve: bad arguments; see 'canary-bench serve --help'\n")
       return ExitStatus.usage
     }
     var configuration = LoopbackServer.Configuration()
@@ -41,12 +42,12 @@ enum ServeBenchmark {
     do {
       try server.start()
     } catch {
-      io.writeError("canary bench serve: cannot start the server: \(error)\n")
+      io.writeError("canary-bench serve: cannot start the server: \(error)\n")
       return ExitStatus.usage
     }
     defer { server.stop() }
     io.writeOutput(
-      "canary bench serve: LoopbackServer at \(server.baseURL) (recording \(options.records ? "on" : "off")), "
+      "canary-bench serve: LoopbackServer at \(server.baseURL) (recording \(options.records ? "on" : "off")), "
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores\n")
     let wrkPath = ServeBenchmarkTools.find("wrk")
     let ours = measure(port: server.port, name: "LoopbackServer", wrkPath: wrkPath, options: options, io: io)

@@ -1,3 +1,4 @@
+import CanaryCLI
 import CanaryTrap
 import Foundation
 
@@ -7,7 +8,7 @@ import Foundation
   import Darwin
 #endif
 
-/// A minimal blocking HTTP/1.1 client for `canary bench serve`: one keep-alive connection, one
+/// A minimal blocking HTTP/1.1 client for `canary-bench serve`: one keep-alive connection, one
 /// request at a time, timing each round trip.
 struct SequentialLatencyClient {
   enum Failure: Error, CustomStringConvertible {

@@ -1,0 +1,174 @@
+import CanaryTrap
+import Foundation
+
+/// `canary baseline`: write a baseline file accepting the leaks a codebase has today, from a scan
+/// or from JSON reports, so later runs fail only on new leaks.
+enum BaselineCommand {
+  static let command = CommandSpec(
+    name: "baseline", abstract: "Write a baseline of today's leaks so later scans fail only on new ones.",
+    discussion: """
+      Scans every PATH for the manifest's canaries (as 'canary scan' does), or reads the JSON reports \\
+      given with --from-report (written by 'canary scan --format json' or by tests into \\
+      CANARY_TRAP_REPORT_DIR), and writes a baseline: one entry per distinct canary location, source \\
+      and encoding chain, each with a reason. Entries hold stable names only, never line numbers; \\
+      sources under --root are named relative to it.
+
+      Use it with 'canary scan --baseline FILE' or, in tests, Configuration.knownLeaks = \\
+      LeakBaseline(contentsOf:).knownLeaks. Nothing is written when an input cannot be read or \\
+      findings were counted but not listed (raise --max-findings): a baseline must list every leak.
+      """,
+    options: [
+      ScanArguments.manifestOption,
+      .value(
+        "--from-report", placeholder: "FILE",
+        help: "Read the leaks of this JSON report instead of scanning (repeatable).", repeatable: true),
+      .value(
+        "--output", short: "o", placeholder: "FILE",
+        help:
+          "Write the baseline there (refuses to replace a file without --force); default: standard output."),
+      .flag("--force", help: "Replace the --output file if it exists."),
+      .value(
+        "--reason", placeholder: "TEXT",
+        help: "The reason recorded in every entry; edit entries to refine it.",
+        defaultValue: "\"known leak when the baseline was written\""),
+      ScanBaselineTriage.rootOption,
+      ScanArguments.minFragmentOption, ScanArguments.maxFindingsOption,
+    ],
+    arguments: [ScanArguments.pathArgument],
+    epilogue: """
+      EXIT STATUS:
+        0  the baseline was written (whether or not it lists any leak).
+        2  error: bad usage, an unreadable manifest, PATH or report, findings left uncounted, or a
+           baseline that cannot be written. Nothing is written then.
+      """,
+    run: { parsed, io in execute(parsed, io: io) })
+
+  static let defaultReason = "known leak when the baseline was written"
+
+  static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
+    let root = ScanBaselineTriage.root(parsed)
+    let reports = parsed.allValues("--from-report")
+    let report: LeakReport
+    do {
+      if !reports.isEmpty {
+        guard parsed.positionals.isEmpty, !parsed.flag("--manifest") else {
+          throw ScanUsageError(
+            description: "give either --from-report FILE or --manifest FILE PATH..., not both")
+        }
+        report = try ReportLeaks.read(reports)
+      } else {
+        report = try scan(ScanArguments(parsed), io: io)
+      }
+      if report.totalFindingCount > report.findings.count {
+        throw ScanUsageError(
+          description:
+            "\(report.totalFindingCount - report.findings.count) findings were counted but not listed;"
+            + " raise --max-findings so the baseline can name every leak")
+      }
+    } catch {
+      return CommandRunner.fail("\(error)", "canary baseline", io)
+    }
+    let baseline = LeakBaseline(
+      accepting: report, reason: parsed.value("--reason") ?? defaultReason,
+      sourceName: { ScanBaselineTriage.sourceName($0.source, root: root) })
+    do {
+      let data = try baseline.jsonData()
+      if let output = parsed.value("--output") {
+        if FileManager.default.fileExists(atPath: output), !parsed.flag("--force") {
+          throw ScanUsageError(description: "\(output) exists; pass --force to replace it")
+        }
+        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        CommandRunner.complain(
+          "wrote \(baseline.knownLeaks.count) entries for \(report.findings.count) findings to \(output)",
+          "canary baseline", io)
+      } else {
+        try io.writeOutputData(data)
+      }
+    } catch {
+      return CommandRunner.fail("\(error)", "canary baseline", io)
+    }
+    return ExitStatus.success
+  }
+
+  /// Scans the PATHs; an input that cannot be read is an error, so no leak is left out.
+  private static func scan(_ arguments: ScanArguments, io: CommandIO) throws -> LeakReport {
+    let manifest = try arguments.loadManifest()
+    guard !manifest.canaries.isEmpty else { throw ManifestError.noCanaries }
+    guard !arguments.paths.isEmpty else {
+      throw ScanUsageError(
+        description: "no PATH to scan (or give --from-report FILE); use - for standard input")
+    }
+    var walker = ScanInputWalker()
+    let inputs = walker.inputs(for: arguments.paths)
+    let scanner = LeakScanner(canaries: manifest.canaries, options: arguments.scanOptions)
+    let run = ScanRun.scan(inputs, with: scanner, io: io)
+    if let problem = run.problems.first { throw ScanUsageError(description: problem) }
+    return LeakReport(
+      title: "canary baseline", canaries: manifest.canaries, findings: run.findings, sources: run.sources)
+  }
+}
+
+/// The leaks listed in JSON reports (`canary scan --format json`, or a test's report file).
+enum ReportLeaks {
+  /// The largest report read: 256 MiB.
+  static let maximumSize = 256 << 20
+
+  /// One report holding every leak of the files; `leakCount` beyond the listed leaks is kept as a
+  /// count of omitted findings so the caller can refuse it.
+  static func read(_ paths: [String]) throws -> LeakReport {
+    var findings: [LeakFinding] = []
+    var omitted = 0
+    for path in paths {
+      let (listed, total) = try readOne(path)
+      findings += listed
+      omitted += max(0, total - listed.count)
+    }
+    var report = LeakReport(
+      title: "canary baseline", canaries: Array(Set(findings.map(\.canary))), findings: findings)
+    if omitted > 0, let first = findings.first {
+      report.sources = [
+        ScannedSource(
+          name: first.source, bytes: 0,
+          omittedFindings: [OmittedFindings(canary: first.canary, source: first.source, count: omitted)])
+      ]
+    }
+    return report
+  }
+
+  private static func readOne(_ path: String) throws -> (findings: [LeakFinding], total: Int) {
+    let url = URL(fileURLWithPath: path)
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    guard size <= maximumSize else {
+      throw ScanUsageError(description: "report \(path) is over \(maximumSize >> 20) MiB")
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw ScanUsageError(description: "cannot read report \(path): \(error.localizedDescription)")
+    }
+    guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let leaks = root["leaks"] as? [[String: Any]]
+    else {
+      throw ScanUsageError(
+        description:
+          "report \(path) is not a CanaryTrap JSON report (no \"leaks\" array); write one with --format json")
+    }
+    let findings = try leaks.enumerated().map { index, leak in
+      guard let canary = leak["canary"] as? [String: Any], let location = canary["location"] as? String,
+        let value = canary["value"] as? String, let source = leak["source"] as? String,
+        let encoding = leak["encoding"] as? String, let chain = EncodingChain(name: encoding)
+      else {
+        throw ScanUsageError(
+          description:
+            "report \(path): leaks[\(index)] lacks canary.location, canary.value, source or a known encoding")
+      }
+      return LeakFinding(
+        canary: Canary(value: value, location: CanaryLocation(location)), encodings: chain,
+        source: source, line: 0, column: 0, offset: 0, excerpt: "")
+    }
+    let total = (root["leakCount"] as? Int) ?? findings.count
+    return (findings, total)
+  }
+}

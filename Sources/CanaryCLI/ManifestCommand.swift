@@ -1,0 +1,91 @@
+import CanaryTrap
+import Foundation
+
+/// `canary manifest`: mint a manifest of fresh canaries for UI tests and log pipelines, or check one.
+enum ManifestCommand {
+  /// The most canaries one manifest may mint.
+  static let maximumCount = 10_000
+
+  static let command = CommandSpec(
+    name: "manifest", abstract: "Mint a manifest of fresh canaries, or check one.",
+    discussion: """
+      Mints COUNT fresh canaries of SHAPE at locations PREFIX[1] … PREFIX[COUNT] and writes the \\
+      manifest JSON, for a UI test or a log pipeline to plant and for 'canary scan' and 'canary serve' \\
+      to look for. Every value is random, \\(CanaryManifest.minimumValueLength) to \\
+      \\(CanaryManifest.maximumValueLength) bytes with at least \\(CanaryManifest.minimumDistinctCharacters) \\
+      distinct characters (what every manifest must hold). With --check FILE, reads a manifest and \\
+      says what is wrong with it, naming line and column for invalid JSON.
+      """,
+    options: [
+      .integer(
+        "--count", short: "n", help: "How many canaries to mint.", defaultValue: "1", range: 1...maximumCount),
+      .value(
+        "--shape", short: "s", placeholder: "SHAPE",
+        help: "The form of every value; mixed cycles through all.",
+        defaultValue: "token", choices: CanaryShape.allCases.map(\.rawValue) + ["mixed"]),
+      .value(
+        "--location-prefix", short: "l", placeholder: "PREFIX",
+        help: "The location names' stem: canaries go to PREFIX[1], PREFIX[2], …", defaultValue: "app.secret",
+        check: { $0.isEmpty ? "--location-prefix must not be empty" : nil }),
+      .value(
+        "--output", short: "o", placeholder: "FILE",
+        help:
+          "Write the manifest there (refuses to replace a file without --force); default: standard output."),
+      .flag("--force", help: "Replace the --output file if it exists."),
+      .value("--check", placeholder: "FILE", help: "Check this manifest instead of minting one."),
+    ],
+    epilogue: """
+      EXIT STATUS:
+        0  the manifest was written, or --check found it valid.
+        2  error: bad usage, a manifest --check finds invalid, or an output that cannot be written.
+      """,
+    run: { parsed, io in execute(parsed, io: io) })
+
+  static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
+    if let path = parsed.path("--check") { return check(path, io: io) }
+    let count = parsed.integer("--count") ?? 1
+    let shapeName = parsed.value("--shape") ?? "token"
+    let prefix = parsed.value("--location-prefix") ?? "app.secret"
+    let generator = CanaryGenerator()
+    let canaries = (1...count).map { index in
+      let shape =
+        CanaryShape(rawValue: shapeName) ?? CanaryShape.allCases[(index - 1) % CanaryShape.allCases.count]
+      return Canary(
+        value: generator.makeValue(shape), location: CanaryLocation("\(prefix)[\(index)]"), shape: shape)
+    }
+    do {
+      let manifest = CanaryManifest(canaries: canaries)
+      // What is written must read back: the same checks every reader makes.
+      var data = try manifest.jsonData()
+      data.append(0x0A)
+      _ = try CanaryManifest(jsonData: data)
+      if let output = parsed.value("--output") {
+        if FileManager.default.fileExists(atPath: output), !parsed.flag("--force") {
+          throw ScanUsageError(description: "\(output) exists; pass --force to replace it")
+        }
+        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        CommandRunner.complain("wrote \(count) canaries to \(output)", "canary manifest", io)
+      } else {
+        try io.writeOutputData(data)
+      }
+    } catch {
+      return CommandRunner.fail("\(error)", "canary manifest", io)
+    }
+    return ExitStatus.success
+  }
+
+  /// Reads the manifest at `path` and reports its canaries, or what is wrong with it.
+  static func check(_ path: ScanPath, io: CommandIO) -> Int32 {
+    do {
+      let manifest = try CanaryManifest(contentsOfPath: path.bytes)
+      guard !manifest.canaries.isEmpty else { throw ManifestError.noCanaries }
+      let shapes = Set(manifest.canaries.compactMap { $0.shape?.rawValue }).sorted()
+      io.writeOutput(
+        "\(path.displayName): valid, \(manifest.canaries.count) canar\(manifest.canaries.count == 1 ? "y" : "ies")"
+          + (shapes.isEmpty ? "" : " (\(shapes.joined(separator: ", ")))") + "\n")
+      return ExitStatus.success
+    } catch {
+      return CommandRunner.fail("\(error)", "canary manifest", io)
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/// A report's findings sorted into the known leaks they match and everything else.
+package struct KnownLeakTriage: Sendable {
+  /// The findings of each known leak, in the order the leaks were given (a finding counts for the
+  /// first leak it matches).
+  package let matched: [(leak: KnownLeak, findings: [LeakFinding])]
+  /// The report without the matched findings: what the run must still answer for.
+  package let remaining: LeakReport
+  /// Findings that were counted but not kept (``ScanOptions/maxFindingsPerCanary``) for a canary
+  /// and source whose kept findings the known leaks accepted: nobody knows whether those match,
+  /// so they count as leaks.
+  package let uncoveredOmissions: Int
+
+  /// Sorts `report`'s findings; `sourceName` names each finding's source for matching (by default
+  /// its source as reported).
+  package init(
+    _ report: LeakReport, knownLeaks: [KnownLeak], sourceName: (LeakFinding) -> String = { $0.source }
+  ) {
+    var buckets = knownLeaks.map { (leak: $0, findings: [LeakFinding]()) }
+    var unmatched: [LeakFinding] = []
+    for finding in report.findings {
+      let name = sourceName(finding)
+      if let index = buckets.firstIndex(where: { $0.leak.matches(finding, sourceName: name) }) {
+        buckets[index].findings.append(finding)
+      } else {
+        unmatched.append(finding)
+      }
+    }
+    matched = buckets
+    var remaining = report
+    remaining.findings = unmatched
+    self.remaining = remaining
+    let accepted = Set(buckets.flatMap(\.findings).map { FindingKey(canary: $0.canary, source: $0.source) })
+    uncoveredOmissions = report.omittedFindings
+      .filter { accepted.contains(FindingKey(canary: $0.canary, source: $0.source)) }
+      .reduce(0) { $0 + $1.count }
+  }
+
+  private struct FindingKey: Hashable {
+    let canary: Canary
+    let source: String
+  }
+
+  /// The known leaks that matched no finding.
+  package var absent: [KnownLeak] { matched.filter { $0.findings.isEmpty }.map(\.leak) }
+
+  /// One sentence per known leak that occurred: how often, where and how.
+  package var knownMessages: [String] {
+    matched.filter { !$0.findings.isEmpty }.map { leak, findings in
+      let locations = Set(findings.map { "\($0.canary.location)" }).sorted()
+      let sources = Self.distinct(findings.map(\.source))
+      let encodings = Self.distinct(findings.map(\.encoding))
+      return "known leak (\(leak)): \(findings.count) finding\(findings.count == 1 ? "" : "s") of"
+        + " \(locations.count) location\(locations.count == 1 ? "" : "s") (\(Self.list(locations)))"
+        + " in \(Self.list(sources)), encoded \(Self.list(encodings))"
+        + (leak.reason.map { "; accepted because: \($0)" } ?? "")
+    }
+  }
+
+  /// One sentence per known leak that did not occur.
+  package var absentMessages: [String] {
+    absent.map { leak in
+      "known leak (\(leak)) did not occur in this run: if the component no longer leaks there,"
+        + " remove it from knownLeaks"
+    }
+  }
+
+  private static func distinct(_ items: [String]) -> [String] {
+    var seen = Set<String>()
+    return items.filter { seen.insert($0).inserted }
+  }
+
+  /// Up to five items joined by commas, then how many more.
+  private static func list(_ items: [String]) -> String {
+    items.count <= 5
+      ? items.joined(separator: ", ")
+      : items.prefix(5).joined(separator: ", ") + " and \(items.count - 5) more"
+  }
+}

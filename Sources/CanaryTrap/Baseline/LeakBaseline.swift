@@ -1,0 +1,178 @@
+import Foundation
+
+/// The leaks a codebase already has and accepts for now, kept in a file so a project that leaks
+/// today can adopt CanaryTrap gradually: runs fail only on leaks the baseline does not list.
+///
+/// ```json
+/// { "version": 1,
+///   "knownLeaks": [ { "location": "request.url.query[token]", "source": "file:app.log",
+///                     "encoding": "percent", "reason": "legacy logger, fixed by #123" } ] }
+/// ```
+/// Each entry names its leak by stable names only (location, source, encoding) and says why it is
+/// accepted. `canary baseline` writes one; `canary scan --baseline` and
+/// ``CanaryTrap/Configuration/knownLeaks`` read one.
+public struct LeakBaseline: Sendable, Hashable {
+  /// The baseline format this library writes and reads.
+  public static let currentVersion = 1
+  /// The most entries a baseline may hold; a longer file is refused rather than cut.
+  public static let maximumEntries = 10_000
+
+  /// The accepted leaks, in file order.
+  public var knownLeaks: [KnownLeak]
+
+  /// Creates a baseline of `knownLeaks`.
+  public init(knownLeaks: [KnownLeak]) { self.knownLeaks = knownLeaks }
+
+  /// A baseline accepting every leak of `report`, one entry per distinct location, source and
+  /// encoding, sorted; `sourceName` names each finding's source (by default as reported).
+  public init(accepting report: LeakReport, reason: String) {
+    self.init(accepting: report, reason: reason, sourceName: { $0.source })
+  }
+
+  /// A baseline accepting every leak of `report`, naming each source with `sourceName`.
+  package init(accepting report: LeakReport, reason: String, sourceName: (LeakFinding) -> String) {
+    var seen = Set<KnownLeak>()
+    var leaks: [KnownLeak] = []
+    for finding in report.findings {
+      let leak = KnownLeak(
+        location: finding.canary.location, source: sourceName(finding), encoding: finding.encoding,
+        reason: reason)
+      if seen.insert(leak).inserted { leaks.append(leak) }
+    }
+    knownLeaks = leaks.sorted {
+      ($0.location?.description ?? "", $0.source ?? "", $0.encoding ?? "")
+        < ($1.location?.description ?? "", $1.source ?? "", $1.encoding ?? "")
+    }
+  }
+
+  /// Reads a baseline file (up to 16 MiB), with an error naming the file, line and column, or
+  /// entry at fault.
+  public init(contentsOf url: URL) throws {
+    try self.init(contentsOfPath: Array(url.path.utf8))
+  }
+
+  /// Reads a baseline from a path given as the system's bytes.
+  package init(contentsOfPath path: [UInt8]) throws {
+    let name = path.withUnsafeBufferPointer { Excerpt.render($0) }
+    let bytes: [UInt8]
+    do {
+      bytes = try ManifestFile.read(path: path, name: name)
+    } catch ManifestError.unreadable(_, let reason) {
+      throw BaselineError(file: name, reason: "cannot be read: \(reason)")
+    }
+    do {
+      self = try LeakBaseline(jsonData: Data(bytes))
+    } catch let error as BaselineError {
+      throw BaselineError(file: name, reason: error.reason)
+    }
+  }
+
+  /// Decodes a baseline from JSON bytes.
+  public init(jsonData data: Data) throws {
+    do {
+      try ManifestDecoding.checkUTF8(data)
+    } catch ManifestError.invalidUTF8(let offset, let line, let column) {
+      throw BaselineError(
+        reason: "is not UTF-8: invalid byte at line \(line), column \(column) (byte offset \(offset))")
+    }
+    let root: JSONValue
+    do {
+      root = try JSONDecoder().decode(JSONValue.self, from: data)
+    } catch {
+      let reason = ManifestDecoding.syntaxError(in: data) ?? ManifestDecoding.describe(error)
+      throw BaselineError(reason: "is not valid JSON: \(reason)")
+    }
+    guard case .object(let fields) = root else { throw BaselineError(reason: "must be a JSON object") }
+    for key in fields.keys where !["version", "knownLeaks", "tool"].contains(key) {
+      throw BaselineError(reason: "has an unknown field \"\(key)\" (expected version and knownLeaks)")
+    }
+    guard case .number(let number)? = fields["version"], let version = Int(exactly: number) else {
+      throw BaselineError(reason: "needs \"version\": \(Self.currentVersion)")
+    }
+    guard version == Self.currentVersion else {
+      throw BaselineError(
+        reason: "has version \(version); this CanaryTrap reads version \(Self.currentVersion)")
+    }
+    guard case .array(let entries)? = fields["knownLeaks"] else {
+      throw BaselineError(reason: "needs \"knownLeaks\": an array of entries")
+    }
+    guard entries.count <= Self.maximumEntries else {
+      throw BaselineError(
+        reason: "holds \(entries.count) entries; a baseline may hold at most \(Self.maximumEntries)")
+    }
+    knownLeaks = try entries.enumerated().map { index, entry in try Self.readEntry(entry, index: index) }
+  }
+
+  private static func readEntry(_ entry: JSONValue, index: Int) throws -> KnownLeak {
+    guard case .object(let fields) = entry else {
+      throw BaselineError(reason: "knownLeaks[\(index)] must be an object")
+    }
+    var text: [String: String] = [:]
+    for (key, value) in fields {
+      guard ["location", "source", "encoding", "reason"].contains(key) else {
+        throw BaselineError(
+          reason:
+            "knownLeaks[\(index)] has an unknown field \"\(key)\" (expected location, source, encoding, reason)"
+        )
+      }
+      guard case .string(let string) = value, !string.isEmpty else {
+        throw BaselineError(reason: "knownLeaks[\(index)].\(key) must be a non-empty string")
+      }
+      text[key] = string
+    }
+    guard text["reason"] != nil else {
+      throw BaselineError(reason: "knownLeaks[\(index)] needs a \"reason\" saying why the leak is accepted")
+    }
+    guard text["location"] != nil || text["source"] != nil else {
+      throw BaselineError(
+        reason: "knownLeaks[\(index)] names neither a location nor a source, so it would accept every leak")
+    }
+    return KnownLeak(
+      location: text["location"].map { CanaryLocation($0) }, source: text["source"],
+      encoding: text["encoding"],
+      reason: text["reason"])
+  }
+
+  /// The baseline as pretty-printed JSON with sorted keys, ending in a newline.
+  public func jsonData() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    var data = try encoder.encode(Document(self))
+    data.append(0x0A)
+    return data
+  }
+
+  private struct Document: Encodable {
+    struct Entry: Encodable {
+      let location: String?
+      let source: String?
+      let encoding: String?
+      let reason: String?
+    }
+    let version = LeakBaseline.currentVersion
+    let knownLeaks: [Entry]
+
+    init(_ baseline: LeakBaseline) {
+      knownLeaks = baseline.knownLeaks.map {
+        Entry(location: $0.location?.description, source: $0.source, encoding: $0.encoding, reason: $0.reason)
+      }
+    }
+  }
+}
+
+/// A baseline file that cannot be used, saying which file and what is wrong with it.
+public struct BaselineError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The file, when known.
+  public var file: String?
+  /// What is wrong, as the end of a sentence starting with the file's name.
+  public var reason: String
+
+  /// Creates an error about `file`.
+  public init(file: String? = nil, reason: String) {
+    self.file = file
+    self.reason = reason
+  }
+
+  /// `baseline b.json is not valid JSON: … line 3, column 7`.
+  public var description: String { "baseline \(file.map { "\($0) " } ?? "")\(reason)" }
+}

@@ -1,0 +1,193 @@
+import CanaryTrap
+import Foundation
+import Testing
+
+@testable import CanaryCLI
+
+/// `canary baseline` and `canary scan --baseline`: a baselined leak passes, a new leak beside it
+/// fails, a stale entry is reported, and a malformed baseline is an error, never ignored.
+@Suite struct BaselineCommandTests {
+  static let leakLine = "GET /login?session=\(ScanWorkspace.canary.value) 200\n"
+  static let otherLine = "Authorization: Bearer \(ScanWorkspace.other.value)\n"
+
+  func run(_ arguments: [String]) async -> (status: Int32, output: String, error: String) {
+    let captured = CapturedIO()
+    let status = await CommandLineTool.run(arguments, io: captured.io)
+    return (status, captured.standardOutput, captured.standardError)
+  }
+
+  /// A workspace whose app.log leaks the first canary, with a baseline written from it.
+  func baselined() async throws -> (ScanWorkspace, baseline: String) {
+    let workspace = try ScanWorkspace(canaries: [ScanWorkspace.canary, ScanWorkspace.other])
+    let log = try workspace.write("logs/app.log", "start\n" + Self.leakLine)
+    let baseline = workspace.path("baseline.json")
+    let written = await run([
+      "baseline", "--manifest", workspace.manifest, "--root", workspace.root.path, "-o", baseline,
+      "--reason", "legacy logger, ticket 42", log,
+    ])
+    #expect(written.status == ExitStatus.success, "\(written.error)")
+    return (workspace, baseline)
+  }
+
+  @Test func baselineNamesLeaksByStableNamesOnly() async throws {
+    let (workspace, baseline) = try await baselined()
+    defer { workspace.remove() }
+    let text = try String(contentsOfFile: baseline, encoding: .utf8)
+    let parsed = try LeakBaseline(contentsOf: URL(fileURLWithPath: baseline))
+    #expect(parsed.knownLeaks.count == 1)
+    let leak = try #require(parsed.knownLeaks.first)
+    #expect(leak.location?.description == ScanWorkspace.canary.location.description)
+    #expect(leak.source == "logs/app.log")
+    #expect(leak.encoding == "raw")
+    #expect(leak.reason == "legacy logger, ticket 42")
+    #expect(!text.contains(workspace.root.path), "a temporary path leaked into the baseline")
+    #expect(!text.contains("\"line\""))
+    #expect(!text.contains(ScanWorkspace.canary.value), "the baseline must not carry the canary's value")
+  }
+
+  @Test func baselinedLeakPassesAndANewLeakBesideItFails() async throws {
+    let (workspace, baseline) = try await baselined()
+    defer { workspace.remove() }
+    let log = workspace.path("logs/app.log")
+    let options = [
+      "scan", "--manifest", workspace.manifest, "--baseline", baseline, "--root", workspace.root.path,
+    ]
+    let known = await run(options + [log])
+    #expect(known.status == ExitStatus.success, "\(known.error)")
+    #expect(known.error.contains("1 finding baselined by 1 of 1 entries; 0 new"))
+    #expect(known.error.contains("legacy logger, ticket 42"))
+    // Twin: the same leak without the baseline fails.
+    #expect(await run(["scan", "--manifest", workspace.manifest, log]).status == ExitStatus.leaks)
+    // A new leak beside the baselined one fails, and the report lists only the new one.
+    try workspace.write("logs/app.log", "start\n" + Self.leakLine + Self.otherLine)
+    let new = await run(options + ["--format", "json", log])
+    #expect(new.status == ExitStatus.leaks)
+    #expect(new.output.contains(ScanWorkspace.other.value))
+    #expect(!new.output.contains(ScanWorkspace.canary.value))
+    #expect(new.error.contains("1 finding baselined by 1 of 1 entries; 1 new"))
+    // The same leak in another encoding is new too: the baseline accepted `raw` only.
+    let encoded = Data(ScanWorkspace.canary.value.utf8).base64EncodedString()
+    try workspace.write("logs/app.log", "start\n" + Self.leakLine + "blob=\(encoded)\n")
+    #expect(await run(options + [log]).status == ExitStatus.leaks)
+    // And in another file too.
+    let elsewhere = try workspace.write("logs/other.log", Self.leakLine)
+    #expect(await run(options + [elsewhere]).status == ExitStatus.leaks)
+  }
+
+  @Test func staleEntriesAreReportedAndCanFail() async throws {
+    let (workspace, baseline) = try await baselined()
+    defer { workspace.remove() }
+    let log = try workspace.write("logs/app.log", "start\nfixed: nothing secret here\n")
+    let options = [
+      "scan", "--manifest", workspace.manifest, "--baseline", baseline, "--root", workspace.root.path,
+    ]
+    let stale = await run(options + [log])
+    #expect(stale.status == ExitStatus.success, "\(stale.error)")
+    #expect(
+      stale.error.contains("stale baseline entry (\(ScanWorkspace.canary.location) in logs/app.log as raw)"))
+    #expect(await run(options + ["--fail-on-stale", log]).status == ExitStatus.leaks)
+  }
+
+  @Test func malformedBaselinesAreErrorsNeverIgnored() async throws {
+    let workspace = try ScanWorkspace()
+    defer { workspace.remove() }
+    let log = try workspace.write("app.log", Self.leakLine)
+    let cases: [(String, String)] = [
+      (
+        "{\n  \"version\": 1,\n  \"knownLeaks\": [ {\"location\": \"a\" \"reason\": \"x\"} ]\n}",
+        "line 3, column"
+      ),
+      (#"{"version": 2, "knownLeaks": []}"#, "has version 2"),
+      (#"{"version": 1}"#, "needs \"knownLeaks\""),
+      (#"{"version": 1, "knownLeaks": [{"location": "a"}]}"#, "knownLeaks[0] needs a \"reason\""),
+      (#"{"version": 1, "knownLeaks": [{"reason": "everything"}]}"#, "would accept every leak"),
+      (#"{"version": 1, "knownLeaks": [{"loaction": "a", "reason": "r"}]}"#, "unknown field \"loaction\""),
+      (#"{"version": 1, "knownLeaks": [{"location": 3, "reason": "r"}]}"#, "knownLeaks[0].location must be"),
+      ("[]", "must be a JSON object"),
+      ("", "is not valid JSON"),
+    ]
+    for (index, (text, message)) in cases.enumerated() {
+      let path = try workspace.write("bad-\(index).json", text)
+      let result = await run(["scan", "--manifest", workspace.manifest, "--baseline", path, log])
+      #expect(result.status == ExitStatus.usage, "\(text)")
+      #expect(result.error.contains("canary scan: baseline \(path) "), "\(result.error)")
+      #expect(result.error.contains(message), "\(text): \(result.error)")
+    }
+    let missing = await run([
+      "scan", "--manifest", workspace.manifest, "--baseline", workspace.path("none.json"), log,
+    ])
+    #expect(missing.status == ExitStatus.usage)
+    #expect(missing.error.contains("No such file or directory"))
+  }
+
+  @Test func baselineEntriesAreBounded() throws {
+    let entry = #"{"location":"a","reason":"r"}"#
+    let over = LeakBaseline.maximumEntries + 1
+    let text =
+      #"{"version":1,"knownLeaks":["# + Array(repeating: entry, count: over).joined(separator: ",") + "]}"
+    #expect(throws: BaselineError.self) { try LeakBaseline(jsonData: Data(text.utf8)) }
+    do {
+      _ = try LeakBaseline(jsonData: Data(text.utf8))
+    } catch {
+      #expect("\(error)".contains("holds \(over) entries; a baseline may hold at most"))
+    }
+    let atLimit =
+      #"{"version":1,"knownLeaks":["#
+      + Array(repeating: entry, count: LeakBaseline.maximumEntries).joined(separator: ",") + "]}"
+    #expect(try LeakBaseline(jsonData: Data(atLimit.utf8)).knownLeaks.count == LeakBaseline.maximumEntries)
+  }
+
+  @Test func baselineFromAJSONReportMatchesTheScan() async throws {
+    let workspace = try ScanWorkspace()
+    defer { workspace.remove() }
+    let log = try workspace.write("app.log", Self.leakLine)
+    let report = workspace.path("report.json")
+    #expect(
+      await run(["scan", "--manifest", workspace.manifest, "-f", "json", "-o", report, log]).status
+        == ExitStatus.leaks)
+    let fromReport = await run(["baseline", "--from-report", report, "--root", workspace.root.path])
+    #expect(fromReport.status == ExitStatus.success, "\(fromReport.error)")
+    let fromScan = await run([
+      "baseline", "--manifest", workspace.manifest, "--root", workspace.root.path, log,
+    ])
+    #expect(fromReport.output == fromScan.output)
+    #expect(fromScan.output.contains("\"source\" : \"app.log\""))
+    let notAReport = await run(["baseline", "--from-report", workspace.manifest])
+    #expect(notAReport.status == ExitStatus.usage)
+    #expect(notAReport.error.contains("is not a CanaryTrap JSON report"))
+  }
+
+  @Test func baselineRefusesToListLessThanEveryLeakOrToOverwrite() async throws {
+    let workspace = try ScanWorkspace()
+    defer { workspace.remove() }
+    let log = try workspace.write("app.log", String(repeating: Self.leakLine, count: 5))
+    let capped = await run(["baseline", "--manifest", workspace.manifest, "--max-findings", "2", log])
+    #expect(capped.status == ExitStatus.usage)
+    #expect(capped.error.contains("3 findings were counted but not listed"))
+    #expect(capped.output.isEmpty)
+    let unreadable = await run([
+      "baseline", "--manifest", workspace.manifest, log, workspace.path("gone.log"),
+    ])
+    #expect(unreadable.status == ExitStatus.usage)
+    #expect(unreadable.output.isEmpty)
+    let existing = try workspace.write("keep.json", "mine")
+    let refused = await run(["baseline", "--manifest", workspace.manifest, "-o", existing, log])
+    #expect(refused.status == ExitStatus.usage)
+    #expect(refused.error.contains("exists; pass --force"))
+    #expect(try String(contentsOfFile: existing, encoding: .utf8) == "mine")
+  }
+
+  /// Findings past --max-findings beside baselined ones cannot be judged, so they fail.
+  @Test func omittedFindingsBesideBaselinedOnesFail() async throws {
+    let (workspace, baseline) = try await baselined()
+    defer { workspace.remove() }
+    let log = try workspace.write("logs/app.log", String(repeating: Self.leakLine, count: 4))
+    let options = [
+      "scan", "--manifest", workspace.manifest, "--baseline", baseline, "--root", workspace.root.path,
+    ]
+    #expect(await run(options + [log]).status == ExitStatus.success)
+    let capped = await run(options + ["--max-findings", "2", log])
+    #expect(capped.status == ExitStatus.leaks)
+    #expect(capped.error.contains("2 more findings were counted but not kept"))
+  }
+}

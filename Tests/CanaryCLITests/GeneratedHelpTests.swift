@@ -1,0 +1,123 @@
+import CanaryTrap
+import Foundation
+import Testing
+
+@testable import CanaryCLI
+
+/// Help is generated from each command's declaration: every declared option appears in it, every
+/// subcommand's `--help` exits 0 (in process and as the built executable), and `help SUB`,
+/// `--version` and `version` work.
+@Suite struct GeneratedHelpTests {
+  /// Every command of the tree with its full name, depth first.
+  static func allCommands(_ spec: CommandSpec = CommandLineTool.root, name: String = "canary")
+    -> [(name: String, words: [String], spec: CommandSpec)]
+  {
+    var result: [(name: String, words: [String], spec: CommandSpec)] = []
+    for child in spec.subcommands {
+      let childName = "\(name) \(child.name)"
+      let words = Array(childName.split(separator: " ").dropFirst().map(String.init))
+      result.append((name: childName, words: words, spec: child))
+      result += allCommands(child, name: childName)
+    }
+    return result
+  }
+
+  @Test func everyDeclaredOptionAppearsInItsHelp() async {
+    #expect(Self.allCommands().count >= 9)
+    for (name, words, spec) in Self.allCommands() {
+      let captured = CapturedIO()
+      let status = await CommandLineTool.run(words + ["--help"], io: captured.io)
+      #expect(status == ExitStatus.success, "\(name) --help")
+      let help = captured.standardOutput
+      #expect(help.contains("USAGE: \(name)"), "\(name)")
+      #expect(help.contains(spec.abstract), "\(name)")
+      for option in spec.documentedOptions {
+        #expect(help.contains(option.synopsis), "\(name) help lacks \(option.synopsis)")
+        if let defaultValue = option.defaultValue {
+          #expect(help.contains("(default: \(defaultValue))"), "\(name) \(option.name)")
+        }
+      }
+      for argument in spec.arguments { #expect(help.contains(argument.synopsis), "\(name) \(argument.name)") }
+      for line in help.split(separator: "\n") {
+        #expect(line.count <= HelpFormatter.width, "\(name): a help line is \(line.count) wide: \(line)")
+      }
+      let shortHelp = CapturedIO()
+      #expect(await CommandLineTool.run(words + ["-h"], io: shortHelp.io) == ExitStatus.success)
+      #expect(shortHelp.standardOutput == help)
+      let helpCommand = CapturedIO()
+      #expect(await CommandLineTool.run(["help"] + words, io: helpCommand.io) == ExitStatus.success)
+      #expect(helpCommand.standardOutput == help, "canary help \(words.joined(separator: " "))")
+    }
+  }
+
+  @Test func everyShortNameIsUniqueWithinACommand() {
+    for (name, _, spec) in Self.allCommands() {
+      let shorts = spec.documentedOptions.compactMap(\.short)
+      #expect(Set(shorts).count == shorts.count, "\(name) declares a short name twice")
+      let longs = spec.documentedOptions.map(\.name)
+      #expect(Set(longs).count == longs.count, "\(name) declares an option twice")
+    }
+  }
+
+  @Test func versionAndHelpOfUnknownSubcommand() async {
+    for arguments in [["--version"], ["version"]] {
+      let captured = CapturedIO()
+      #expect(await CommandLineTool.run(arguments, io: captured.io) == ExitStatus.success)
+      #expect(captured.standardOutput == "canary \(CommandLineTool.version)\n")
+    }
+    let unknown = CapturedIO()
+    #expect(await CommandLineTool.run(["help", "scna"], io: unknown.io) == ExitStatus.usage)
+    #expect(unknown.standardError.contains("unknown subcommand 'scna'; did you mean 'scan'?"))
+    let option = CapturedIO()
+    #expect(await CommandLineTool.run(["--verison"], io: option.io) == ExitStatus.usage)
+    #expect(option.standardError.contains("did you mean '--version'?"))
+  }
+
+  /// The built executables: every subcommand's `--help` exits 0 with the help on standard output,
+  /// and so does every benchmark's.
+  @Test func builtExecutablesAnswerHelpForEverySubcommand() throws {
+    let canary = try #require(
+      CanaryExecutableLookup.shared.url, "\(CanaryExecutableLookup.shared.explanation)")
+    for (name, words, _) in Self.allCommands() {
+      let result = try Self.run(canary, words + ["--help"])
+      #expect(result.status == 0, "\(name) --help exited \(result.status): \(result.error)")
+      #expect(result.output.contains("USAGE: \(name)"), "\(name)")
+    }
+    let bench = canary.deletingLastPathComponent().appendingPathComponent("canary-bench")
+    try #require(
+      FileManager.default.isExecutableFile(atPath: bench.path),
+      "canary-bench is not beside canary at \(bench.path)")
+    for words in [["--help"], ["help"], ["scan", "--help"], ["soak", "--help"], ["matrix", "-h"]] {
+      let result = try Self.run(bench, words)
+      #expect(result.status == 0, "canary-bench \(words) exited \(result.status): \(result.error)")
+      #expect(result.output.contains("USAGE: canary-bench"), "\(words)")
+    }
+    let wrong = try Self.run(bench, ["sacn"])
+    #expect(wrong.status == 2)
+    #expect(wrong.error.contains("did you mean 'scan'?"))
+  }
+
+  static func run(_ executable: URL, _ arguments: [String]) throws -> (
+    status: Int32, output: String, error: String
+  ) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("help-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let output = directory.appendingPathComponent("out")
+    let error = directory.appendingPathComponent("err")
+    FileManager.default.createFile(atPath: output.path, contents: nil)
+    FileManager.default.createFile(atPath: error.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: output)
+    process.standardError = try FileHandle(forWritingTo: error)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return (
+      process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "",
+      (try? String(contentsOf: error, encoding: .utf8)) ?? ""
+    )
+  }
+}
