@@ -5,7 +5,7 @@
 #endif
 
 /// The target chosen by the environment variable `CANARY_FUZZ_TARGET` (http, multipart, manifest,
-/// scanner, gzip, zlib, zip, tar, sqlite, wal, bplist); one binary holds every target so CI compiles the package once.
+/// scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist); one binary holds every target so CI compiles the package once.
 let selectedFuzzTarget: ([UInt8]) -> Void = {
   let name = getenv("CANARY_FUZZ_TARGET").map { String(cString: $0) } ?? ""
   switch name {
@@ -15,6 +15,8 @@ let selectedFuzzTarget: ([UInt8]) -> Void = {
   case "scanner": return fuzzScanner
   case "gzip": return fuzzContainer(.gzip)
   case "zlib": return fuzzContainer(.zlib)
+  case "bzip2": return fuzzContainer(.bzip2)
+  case "lz4": return fuzzContainer(.appleLZ4)
   case "zip": return fuzzContainer(.zip)
   case "tar": return fuzzContainer(.tar)
   case "sqlite": return fuzzContainer(.sqlite)
@@ -22,7 +24,7 @@ let selectedFuzzTarget: ([UInt8]) -> Void = {
   case "bplist": return fuzzContainer(.binaryPropertyList)
   default:
     fputs(
-      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, zip, tar, sqlite, wal or bplist\n",
+      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal or bplist\n",
       stderr)
     exit(2)
   }
