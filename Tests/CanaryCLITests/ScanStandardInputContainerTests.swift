@@ -10,7 +10,10 @@ import Testing
   /// `text` piped through `command` (a shell command reading standard input), or `nil` after
   /// recording that the tool is missing.
   private func piped(_ text: String, through command: String, tool: String) throws -> Data? {
-    guard ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains(where: { FileManager.default.isExecutableFile(atPath: $0 + tool) })
+    guard
+      ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains(where: {
+        FileManager.default.isExecutableFile(atPath: $0 + tool)
+      })
     else {
       Issue.record("\(tool) is not installed; this standard-input test did not run")
       return nil

@@ -96,7 +96,8 @@ import Testing
     try files.corrupt("a.c", count: 64, at: 0.3)
     try files.truncate("a.t", to: 0.6)
     let corrupt = files.scan("a.c")
-    #expect(corrupt.source.status.failureReason?.contains("a.c: corrupt: LZ4 block") == true, "\(corrupt.source)")
+    #expect(
+      corrupt.source.status.failureReason?.contains("a.c: corrupt: LZ4 block") == true, "\(corrupt.source)")
     let truncated = files.scan("a.t")
     #expect(truncated.source.status.failureReason?.contains("a.t: truncated") == true, "\(truncated.source)")
     let unended = files.scan("a.u")

@@ -38,7 +38,9 @@ import Testing
     try files.write("in/ui.log", ContainerFixtures.log(leak: false))
     guard try files.run("tar", ["-cjf", "logs.tar.bz2", "-C", "in", "net", "ui.log"]) else { return }
     let result = files.scan("logs.tar.bz2")
-    #expect(result.findings.filter { $0.encoding == "raw" }.map(\.source) == (leak ? ["logs.tar.bz2!/net/app.log"] : []))
+    #expect(
+      result.findings.filter { $0.encoding == "raw" }.map(\.source)
+        == (leak ? ["logs.tar.bz2!/net/app.log"] : []))
     #expect(result.source.status == .heard, "\(result.source)")
   }
 
@@ -100,9 +102,12 @@ import Testing
     let corrupt = files.scan("a.log.c")
     #expect(corrupt.source.status.failureReason?.contains("a.log.c: ") == true, "\(corrupt.source)")
     let truncated = files.scan("a.log.t")
-    #expect(truncated.source.status.failureReason?.contains("a.log.t: truncated") == true, "\(truncated.source)")
+    #expect(
+      truncated.source.status.failureReason?.contains("a.log.t: truncated") == true, "\(truncated.source)")
     let badCRC = files.scan("a.log.k")
-    #expect(badCRC.source.status.failureReason?.contains("bzip2 block 1 fails its CRC check") == true, "\(badCRC.source)")
+    #expect(
+      badCRC.source.status.failureReason?.contains("bzip2 block 1 fails its CRC check") == true,
+      "\(badCRC.source)")
     #expect(badCRC.source.bytes > 0, "the bytes before the check are still scanned")
     let bomb = files.scan("zeros.c", limits: ContainerLimits(maxExpandedBytes: 1 << 20))
     #expect(bomb.source.status.failureReason?.contains("ContainerLimits.maxExpandedBytes") == true)

@@ -16,11 +16,21 @@ import Testing
   }
 
   static let cases: [Case] = [
-    Case(tool: "xz", script: "xz -c app.log > out", says: "xz-compressed content is not opened; decompress it first: `xz -dc FILE | canary scan -`"),
-    Case(tool: "xz", script: "xz --format=lzma -c app.log > out", says: "lzma-compressed (.lzma) content is not opened"),
-    Case(tool: "zstd", script: "zstd -q -c app.log > out", says: "zstd-compressed content is not opened; decompress it first: `zstd -dc FILE | canary scan -`"),
-    Case(tool: "lz4", script: "lz4 -q -c app.log > out", says: "lz4-compressed (lz4 frame) content is not opened"),
-    Case(tool: "lz4", script: "lz4 -l -q -c app.log > out", says: "lz4-compressed (lz4 frame) content is not opened"),
+    Case(
+      tool: "xz", script: "xz -c app.log > out",
+      says: "xz-compressed content is not opened; decompress it first: `xz -dc FILE | canary scan -`"),
+    Case(
+      tool: "xz", script: "xz --format=lzma -c app.log > out",
+      says: "lzma-compressed (.lzma) content is not opened"),
+    Case(
+      tool: "zstd", script: "zstd -q -c app.log > out",
+      says: "zstd-compressed content is not opened; decompress it first: `zstd -dc FILE | canary scan -`"),
+    Case(
+      tool: "lz4", script: "lz4 -q -c app.log > out", says: "lz4-compressed (lz4 frame) content is not opened"
+    ),
+    Case(
+      tool: "lz4", script: "lz4 -l -q -c app.log > out",
+      says: "lz4-compressed (lz4 frame) content is not opened"),
   ]
 
   private func make(_ files: ContainerFixtures, _ item: Case, leak: Bool) throws -> Bool {
@@ -39,7 +49,9 @@ import Testing
       defer { files.remove() }
       guard try make(files, item, leak: leak) else { return }
       let result = files.scan("out")
-      #expect(result.source.status.failureReason?.contains("out: unsupported: \(item.says)") == true, "\(result.source)")
+      #expect(
+        result.source.status.failureReason?.contains("out: unsupported: \(item.says)") == true,
+        "\(result.source)")
       #expect(result.source.status != .heard)
     }
   }
@@ -91,13 +103,17 @@ import Testing
     bytes += Array("bvx$".utf8)
     try files.write("blob", Data(bytes))
     let result = files.scan("blob")
-    #expect(result.source.status.failureReason?.contains("LZFSE-compressed (Apple Compression) content is not opened") == true)
+    #expect(
+      result.source.status.failureReason?.contains(
+        "LZFSE-compressed (Apple Compression) content is not opened") == true)
   }
 
   @Test func aTextFileStartingWithLookalikeBytesIsPlain() throws {
     let files = try ContainerFixtures()
     defer { files.remove() }
-    for (name, text) in [("a", "bvx is a word\n"), ("b", "]\u{0}\u{0}x\n"), ("c", "BZh is not bzip2\n"), ("d", "Rar! no\n")] {
+    for (name, text) in [
+      ("a", "bvx is a word\n"), ("b", "]\u{0}\u{0}x\n"), ("c", "BZh is not bzip2\n"), ("d", "Rar! no\n"),
+    ] {
       try files.write(name, text)
       #expect(files.scan(name).source.status == .heard, "\(name)")
     }
@@ -115,9 +131,12 @@ import Testing
       else { return }
       let result = files.scan("locked.zip")
       #expect(
-        result.source.status.failureReason?.contains("locked.zip!/secret.log: unsupported: encrypted member") == true,
+        result.source.status.failureReason?.contains("locked.zip!/secret.log: unsupported: encrypted member")
+          == true,
         "\(result.source)")
-      #expect(result.findings.filter { $0.encoding == "raw" }.map(\.source) == (leak ? ["locked.zip!/open.log"] : []))
+      #expect(
+        result.findings.filter { $0.encoding == "raw" }.map(\.source)
+          == (leak ? ["locked.zip!/open.log"] : []))
     }
   }
 

@@ -249,7 +249,9 @@ final class Bzip2Source: DecodedSource {
       left -= 1
       let symbol = try decodeSymbol(table)
       if symbol <= 1 {
-        guard runWeight <= 1 << 21 else { throw ContainerError.corrupt("bzip2 block \(blocks) has an endless run") }
+        guard runWeight <= 1 << 21 else {
+          throw ContainerError.corrupt("bzip2 block \(blocks) has an endless run")
+        }
         run += (symbol + 1) * runWeight
         runWeight <<= 1
         continue

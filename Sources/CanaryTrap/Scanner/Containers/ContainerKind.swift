@@ -12,7 +12,8 @@ enum ContainerKind: Equatable {
     let count = prefix.count
     if count >= 3, prefix[0] == 0x1F, prefix[1] == 0x8B, prefix[2] == 8 { return .gzip }
     // bzip2: "BZh", the block size digit, then a block's or the stream end's 48-bit magic.
-    if count >= 10, prefix[0] == 0x42, prefix[1] == 0x5A, prefix[2] == 0x68, (0x31...0x39).contains(prefix[3]),
+    if count >= 10, prefix[0] == 0x42, prefix[1] == 0x5A, prefix[2] == 0x68,
+      (0x31...0x39).contains(prefix[3]),
       prefix[4..<10].elementsEqual([0x31, 0x41, 0x59, 0x26, 0x53, 0x59])
         || prefix[4..<10].elementsEqual([0x17, 0x72, 0x45, 0x38, 0x50, 0x90])
     {

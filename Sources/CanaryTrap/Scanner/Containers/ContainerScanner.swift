@@ -86,7 +86,8 @@ final class ContainerScanner {
       #else
         throw UnopenedFormat.lzfse.error
       #endif
-    case .bzip2: try expand(ByteReader(Bzip2Source(reader, budget: budget)), name: name + "!", depth: depth + 1)
+    case .bzip2:
+      try expand(ByteReader(Bzip2Source(reader, budget: budget)), name: name + "!", depth: depth + 1)
     case .tar:
       try TarReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
       try drainRest(reader)
@@ -321,7 +322,8 @@ extension LeakScanner {
     let found = stream.finish()
     return (
       found,
-      ScannedSource(name: name, bytes: stream.bytesScanned, status: status, omittedFindings: stream.omittedFindings)
+      ScannedSource(
+        name: name, bytes: stream.bytesScanned, status: status, omittedFindings: stream.omittedFindings)
     )
   }
 }

@@ -29,7 +29,9 @@
     override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
       if finished { return UnsafeBufferPointer(start: nil, count: 0) }
       if !started {
-        guard compression_stream_init(stream, COMPRESSION_STREAM_DECODE, COMPRESSION_LZFSE) == COMPRESSION_STATUS_OK
+        guard
+          compression_stream_init(stream, COMPRESSION_STREAM_DECODE, COMPRESSION_LZFSE)
+            == COMPRESSION_STATUS_OK
         else {
           throw ContainerError.unsupported("the Compression framework could not start an LZFSE decoder")
         }
@@ -60,7 +62,9 @@
           }
         case COMPRESSION_STATUS_END:
           finished = true
-          guard try reader.atEnd() else { throw ContainerError.corrupt("bytes follow the end of the LZFSE stream") }
+          guard try reader.atEnd() else {
+            throw ContainerError.corrupt("bytes follow the end of the LZFSE stream")
+          }
           try budget.expand(produced)
           return UnsafeBufferPointer(start: output, count: produced)
         default:

@@ -128,13 +128,17 @@ struct ZipReader {
   /// Skips the data descriptor after a member that was not read: signature optional, then a
   /// CRC-32 and 32-bit or 64-bit sizes, told apart by the header signature that must follow.
   private func skipDescriptor(of path: String) throws {
-    if try reader.ensure(4), UInt32(Self.le32(UnsafeBufferPointer(start: reader.buffer + reader.position, count: 4), 0)) == Self.descriptor {
+    if try reader.ensure(4),
+      UInt32(Self.le32(UnsafeBufferPointer(start: reader.buffer + reader.position, count: 4), 0))
+        == Self.descriptor
+    {
       reader.position += 4
     }
     let headers: Set<UInt32> = [Self.localHeader, Self.centralHeader, Self.endRecord]
     for length in [12, 20] {
       guard try reader.ensure(length + 4) else { break }
-      let next = UInt32(Self.le32(UnsafeBufferPointer(start: reader.buffer + reader.position + length, count: 4), 0))
+      let next = UInt32(
+        Self.le32(UnsafeBufferPointer(start: reader.buffer + reader.position + length, count: 4), 0))
       if headers.contains(next) {
         reader.position += length
         return
