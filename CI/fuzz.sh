@@ -5,7 +5,7 @@
 # $FUZZ_WORK/crash-<target>-*) or the build fails.
 #
 #   CI/fuzz.sh [seconds-per-target] [target...]      targets: http multipart manifest scanner
-#                                                    gzip zlib zip tar sqlite wal bplist
+#                                                    gzip zlib bzip2 lz4 zip tar sqlite wal bplist
 #                                                    openapi har
 #   FUZZ_WORK=/tmp/dir  keeps the binary, the grown corpora and any crash there (default: mktemp)
 #   FUZZ_JOBS=2         how many targets run at once (default 2)
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(http multipart manifest scanner gzip zlib zip tar sqlite wal bplist openapi har); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(http multipart manifest scanner gzip zlib bzip2 lz4 zip tar sqlite wal bplist openapi har); fi
 work="${FUZZ_WORK:-$(mktemp -d /tmp/canary-fuzz.XXXXXX)}"
 jobs="${FUZZ_JOBS:-2}"
 mkdir -p "$work"

@@ -9,25 +9,29 @@
 # them itself, by content, and names findings by their path through them, such as
 # logs.zip!/net/app.log.gz!:12:5), or on
 # macOS a .logarchive (converted with `log show --archive`, because its tracev3 files are
-# compressed). The manifest is the one the UI test run wrote (`trap.canaries.manifest.jsonData()`,
-# or the manifest `canary serve` writes).
+# compressed; its findings are named after the archive, e.g. device.logarchive.log:12:5, never
+# after a temporary file). The manifest is the one the UI test run wrote
+# (`trap.canaries.manifest.jsonData()`, or the manifest `canary serve` writes).
 #
 # Exit status is `canary scan`'s: 0 no leak, 1 leaks found, 2 error, 3 inconclusive (nothing scanned).
 # Set CANARY to the canary executable to use; by default `canary` from PATH, else `swift run canary`.
+# Set LOG_SHOW to the command that converts a logarchive (default `log show`, macOS only).
 set -euo pipefail
 
 usage() {
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
 manifest=""
+output=""
 scan_options=()
 inputs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --manifest) [ $# -ge 2 ] || usage; manifest="$2"; shift 2 ;;
-    --format|--output|--min-fragment) [ $# -ge 2 ] || usage; scan_options+=("$1" "$2"); shift 2 ;;
+    --format|--min-fragment) [ $# -ge 2 ] || usage; scan_options+=("$1" "$2"); shift 2 ;;
+    --output) [ $# -ge 2 ] || usage; output="$2"; shift 2 ;;
     -h|--help) usage ;;
     --) shift; inputs+=("$@"); break ;;
     -*) echo "scan-device-logs: unknown option $1" >&2; exit 2 ;;
@@ -51,6 +55,11 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/canary-device-logs.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 paths=()
+converted=()
+# canary scan runs from here when a logarchive was converted: every other input is linked in under
+# the name it was given, so every finding keeps its name and none names this temporary directory.
+names="$work/names"
+mkdir -p "$names"
 index=0
 for input in "${inputs[@]}"; do
   index=$((index + 1))
@@ -60,10 +69,17 @@ for input in "${inputs[@]}"; do
   fi
   case "$input" in
     *.logarchive|*.logarchive/)
-      if command -v log >/dev/null 2>&1 && [ "$(uname)" = "Darwin" ]; then
-        out="$work/$index-$(basename "${input%/}").log"
-        log show --archive "$input" --info --debug --style syslog > "$out"
-        paths+=("$out")
+      if [ -n "${LOG_SHOW:-}" ] || { command -v log >/dev/null 2>&1 && [ "$(uname)" = "Darwin" ]; }; then
+        read -r -a log_show <<< "${LOG_SHOW:-log show}"
+        # Named after the archive as given (its file name alone when the path is absolute or
+        # climbs with ..), inside the directory canary scan runs from.
+        name="${input%/}.log"
+        case "/$name/" in */../*|//*) name="$(basename "${input%/}").log" ;; esac
+        [ -e "$names/$name" ] && name="$index-$(basename "${input%/}").log"
+        mkdir -p "$names/$(dirname "$name")"
+        "${log_show[@]}" --archive "$input" --info --debug --style syslog > "$names/$name"
+        paths+=("$name")
+        converted+=("$name")
       else
         echo "scan-device-logs: $input is a logarchive; 'log show' is only on macOS, scanning its raw files" >&2
         paths+=("$input")
@@ -75,7 +91,38 @@ for input in "${inputs[@]}"; do
   esac
 done
 
-# exec keeps canary scan's exit status: 0 clean, 1 leaks, 2 error, 3 inconclusive
+absolute() {
+  case "$1" in
+    /*) printf '%s\n' "$1" ;;
+    *) printf '%s/%s\n' "$(cd "$(dirname "$1")" && pwd)" "$(basename "$1")" ;;
+  esac
+}
+if [ ${#converted[@]} -eq 0 ]; then
+  [ -z "$output" ] || scan_options+=(--output "$output")
+else
+  manifest="$(absolute "$manifest")"
+  [ -z "$output" ] || scan_options+=(--output "$(absolute "$output")")
+  case "${canary_command[0]}" in
+    */*) canary_command[0]="$(absolute "${canary_command[0]}")" ;;
+    swift) canary_command=(swift run --package-path "$PWD" "${canary_command[@]:2}") ;;
+  esac
+  linked=()
+  for path in "${paths[@]}"; do
+    if printf '%s\n' "${converted[@]}" | grep -qxF -- "$path"; then
+      linked+=("$path")
+    elif case "/$path/" in */../*|//*) true ;; *) false ;; esac; then
+      linked+=("$(absolute "${path%/}")")
+    else
+      mkdir -p "$names/$(dirname "$path")"
+      ln -s "$(absolute "${path%/}")" "$names/${path%/}"
+      linked+=("$path")
+    fi
+  done
+  paths=("${linked[@]}")
+  cd "$names"
+fi
+
+# canary scan's exit status: 0 clean, 1 leaks, 2 error, 3 inconclusive
 set +e
 "${canary_command[@]}" scan --manifest "$manifest" "${scan_options[@]+"${scan_options[@]}"}" "${paths[@]}"
 exit $?

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Fuzz targets `gzip`, `zlib`, `zip`, `tar`, `sqlite`, `wal` and `bplist`: feeds the bytes to one container reader through
+/// Fuzz targets `gzip`, `zlib`, `bzip2`, `lz4`, `zip`, `tar`, `sqlite`, `wal` and `bplist`: feeds the bytes to one container reader through
 /// the container scanner (the gzip and zlib magic bytes are forced, a tar header's checksum is
 /// fixed, so mutations stay inside the format) with small limits. Checks: no crash, no hang, the
 /// scan stays within its limits, and a source that failed says why.
@@ -12,6 +12,12 @@ func fuzzContainer(_ kind: ContainerKind) -> ([UInt8]) -> Void {
       if bytes.count >= 3 { bytes.replaceSubrange(0..<3, with: [0x1F, 0x8B, 0x08]) }
     case .zlib:
       if bytes.count >= 2 { bytes.replaceSubrange(0..<2, with: [0x78, 0x9C]) }
+    case .bzip2:
+      if bytes.count >= 10 {
+        bytes.replaceSubrange(0..<10, with: Array("BZh9".utf8) + [0x31, 0x41, 0x59, 0x26, 0x53, 0x59])
+      }
+    case .appleLZ4:
+      if bytes.count >= 4 { bytes.replaceSubrange(0..<4, with: Array("bv41".utf8)) }
     case .zip:
       if bytes.count >= 4 { bytes.replaceSubrange(0..<4, with: [0x50, 0x4B, 0x03, 0x04]) }
     case .tar:
@@ -27,7 +33,7 @@ func fuzzContainer(_ kind: ContainerKind) -> ([UInt8]) -> Void {
       if bytes.count >= 4 { bytes.replaceSubrange(0..<4, with: [0x37, 0x7F, 0x06, 0x82]) }
     case .binaryPropertyList:
       if bytes.count >= 8 { bytes.replaceSubrange(0..<8, with: Array("bplist00".utf8)) }
-    case .plain: break
+    case .plain, .unopened, .lzfse: break
     }
     var options = ScanOptions()
     let limits = ContainerLimits(

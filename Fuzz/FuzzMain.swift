@@ -5,7 +5,7 @@
 #endif
 
 /// The target chosen by the environment variable `CANARY_FUZZ_TARGET` (http, multipart, manifest,
-/// scanner, gzip, zlib, zip, tar, sqlite, wal, bplist, openapi, har); one binary holds every target so CI compiles the package once.
+/// scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi, har); one binary holds every target so CI compiles the package once.
 let selectedFuzzTarget: ([UInt8]) -> Void = {
   let name = getenv("CANARY_FUZZ_TARGET").map { String(cString: $0) } ?? ""
   switch name {
@@ -15,6 +15,8 @@ let selectedFuzzTarget: ([UInt8]) -> Void = {
   case "scanner": return fuzzScanner
   case "gzip": return fuzzContainer(.gzip)
   case "zlib": return fuzzContainer(.zlib)
+  case "bzip2": return fuzzContainer(.bzip2)
+  case "lz4": return fuzzContainer(.appleLZ4)
   case "zip": return fuzzContainer(.zip)
   case "tar": return fuzzContainer(.tar)
   case "sqlite": return fuzzContainer(.sqlite)
@@ -24,7 +26,7 @@ let selectedFuzzTarget: ([UInt8]) -> Void = {
   case "har": return fuzzImport(false)
   default:
     fputs(
-      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, zip, tar, sqlite, wal, bplist, openapi or har\n",
+      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi or har\n",
       stderr)
     exit(2)
   }

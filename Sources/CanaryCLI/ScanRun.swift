@@ -86,19 +86,24 @@ struct ScanRun {
     }
   }
 
-  /// Streams standard input through the scanner; a read error is a failure, not the end.
+  /// Streams standard input through the scanner, opening it when it is a container (a gzip or
+  /// tar piped in); a read error is a failure, not the end.
   private static func scanStandardInput(with scanner: LeakScanner, io: CommandIO)
     -> Result<(findings: [LeakFinding], source: ScannedSource), ScanInputError>
   {
-    let stream = scanner.makeStream(source: "-")
-    do {
-      while case let chunk = try io.readInput(), !chunk.isEmpty { stream.feed(chunk) }
-    } catch {
-      return .failure(ScanInputError(name: "-", reason: "\(error)", message: "\(error)"))
+    var readError: (any Error)?
+    let result = scanner.scanStream(name: "-") {
+      do {
+        return try io.readInput()
+      } catch {
+        readError = error
+        throw error
+      }
     }
-    let found = stream.finish()
-    return .success(
-      (found, ScannedSource(name: "-", bytes: stream.bytesScanned, omittedFindings: stream.omittedFindings)))
+    if let readError {
+      return .failure(ScanInputError(name: "-", reason: "\(readError)", message: "\(readError)"))
+    }
+    return .success(result)
   }
 
   /// Opens `path` once and streams it through the scanner.

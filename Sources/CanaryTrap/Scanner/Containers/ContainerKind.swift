@@ -1,6 +1,8 @@
 /// The container formats recognized by their first bytes (never by a file's name).
 enum ContainerKind: Equatable {
-  case gzip, zlib, zip, tar, sqlite, sqliteWAL, binaryPropertyList, plain
+  case gzip, zlib, bzip2, appleLZ4, lzfse, zip, tar, sqlite, sqliteWAL, binaryPropertyList, plain
+  /// A format recognized but not decoded: reported failed, never scanned raw as clean.
+  case unopened(UnopenedFormat)
 
   /// How many leading bytes ``detect(_:)`` wants (a tar header's checksum covers 512).
   static let prefixLength = 512
@@ -9,6 +11,18 @@ enum ContainerKind: Equatable {
   static func detect(_ prefix: UnsafeBufferPointer<UInt8>) -> ContainerKind {
     let count = prefix.count
     if count >= 3, prefix[0] == 0x1F, prefix[1] == 0x8B, prefix[2] == 8 { return .gzip }
+    // bzip2: "BZh", the block size digit, then a block's or the stream end's 48-bit magic.
+    if count >= 10, prefix[0] == 0x42, prefix[1] == 0x5A, prefix[2] == 0x68,
+      (0x31...0x39).contains(prefix[3]),
+      prefix[4..<10].elementsEqual([0x31, 0x41, 0x59, 0x26, 0x53, 0x59])
+        || prefix[4..<10].elementsEqual([0x17, 0x72, 0x45, 0x38, 0x50, 0x90])
+    {
+      return .bzip2
+    }
+    // Apple's LZ4 framing: a compressed (`bv41`) or stored (`bv4-`) block with its sizes.
+    if count >= 12, prefix[0..<3].elementsEqual(Array("bv4".utf8)), prefix[3] == 0x31 || prefix[3] == 0x2D {
+      return .appleLZ4
+    }
     if count >= 16, prefix[0..<16].elementsEqual(Array("SQLite format 3\0".utf8)) { return .sqlite }
     if count >= 8, prefix[0..<8].elementsEqual(Array("bplist00".utf8)) { return .binaryPropertyList }
     if count >= 32, prefix[0] == 0x37, prefix[1] == 0x7F, prefix[2] == 0x06, prefix[3] & 0xFE == 0x82 {
@@ -27,6 +41,12 @@ enum ContainerKind: Equatable {
       return .zlib
     }
     if count >= 512, isTarHeader(prefix) { return .tar }
+    if let format = UnopenedFormat.detect(prefix) {
+      #if canImport(Compression)
+        if format == .lzfse { return .lzfse }
+      #endif
+      return .unopened(format)
+    }
     return .plain
   }
 

@@ -34,18 +34,21 @@ public struct ContainerLimits: Sendable, Hashable {
 /// Counts what one source's containers expanded to against its ``ContainerLimits``.
 final class ExpansionBudget {
   let limits: ContainerLimits
-  /// The size of the source as stored (the compressed size).
-  let inputBytes: Int
+  /// The size of the source as stored (the compressed size); a stream whose size is not known
+  /// up front (standard input) raises it as it is read.
+  var inputBytes: Int
   private(set) var expandedBytes = 0
   private(set) var members = 0
-  private let ratioLimit: Int
 
   init(limits: ContainerLimits, inputBytes: Int) {
     self.limits = limits
     self.inputBytes = inputBytes
+  }
+
+  private var ratioLimit: Int {
     let (ratioBytes, overflow) = max(inputBytes, 1).multipliedReportingOverflow(
       by: max(limits.maxExpansionRatio, 1))
-    ratioLimit = max(limits.ratioFloor, overflow ? Int.max : ratioBytes)
+    return max(limits.ratioFloor, overflow ? Int.max : ratioBytes)
   }
 
   /// Counts `count` decompressed bytes; throws when a limit is passed.
@@ -55,7 +58,7 @@ final class ExpansionBudget {
       throw ContainerError.overLimit(
         "expands past \(limits.maxExpandedBytes) bytes (ContainerLimits.maxExpandedBytes)")
     }
-    if expandedBytes > ratioLimit {
+    if expandedBytes > limits.ratioFloor, expandedBytes > ratioLimit {
       throw ContainerError.overLimit(
         "expands past \(ratioLimit) bytes from \(inputBytes) stored bytes, more than "
           + "\(limits.maxExpansionRatio) times (ContainerLimits.maxExpansionRatio)")

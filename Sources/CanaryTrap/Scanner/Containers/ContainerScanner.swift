@@ -15,7 +15,7 @@ import Foundation
 /// source. Any failure makes the source ``ScannedSource/Status/failed(reason:)``, never clean.
 final class ContainerScanner {
   private let scanner: LeakScanner
-  private let budget: ExpansionBudget
+  let budget: ExpansionBudget
   private(set) var findings: [LeakFinding] = []
   private(set) var scannedBytes = 0
   private(set) var failures: [String] = []
@@ -65,6 +65,12 @@ final class ContainerScanner {
       try scanPlain(reader, name: name)
       return
     }
+    if case .unopened(let format) = kind {
+      // Its raw bytes may still show a value stored uncompressed (a literal run): scan them, then
+      // fail the source, since the decompressed content was never looked at.
+      try scanPlain(reader, name: name)
+      throw format.error
+    }
     guard depth < budget.limits.maxDepth else {
       throw ContainerError.overLimit(
         "containers nest more than \(budget.limits.maxDepth) deep (ContainerLimits.maxDepth)")
@@ -72,6 +78,16 @@ final class ContainerScanner {
     switch kind {
     case .gzip: try expand(ByteReader(GzipSource(reader, budget: budget)), name: name + "!", depth: depth + 1)
     case .zlib: try expand(ByteReader(ZlibSource(reader, budget: budget)), name: name + "!", depth: depth + 1)
+    case .appleLZ4:
+      try expand(ByteReader(AppleLZ4Source(reader, budget: budget)), name: name + "!", depth: depth + 1)
+    case .lzfse:
+      #if canImport(Compression)
+        try expand(ByteReader(LZFSESource(reader, budget: budget)), name: name + "!", depth: depth + 1)
+      #else
+        throw UnopenedFormat.lzfse.error
+      #endif
+    case .bzip2:
+      try expand(ByteReader(Bzip2Source(reader, budget: budget)), name: name + "!", depth: depth + 1)
     case .tar:
       try TarReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
       try drainRest(reader)
@@ -88,7 +104,7 @@ final class ContainerScanner {
       try scanDatabase(bytes, wal: kind == .sqliteWAL, name: name)
     case .binaryPropertyList:
       try scanPropertyList(BinaryPropertyListReader(readWhole(reader)), name: name, depth: depth + 1)
-    case .plain: break
+    case .plain, .unopened: break
     }
   }
 
@@ -270,6 +286,70 @@ extension LeakScanner {
     containers.topLevelFile = FileBytes(fd: fd, size: Int(info.st_size))
     containers.scan(reader, name: name)
     return (containers.findings, containers.scannedSource(name: name))
+  }
+}
+
+extension LeakScanner {
+  /// Scans a stream read chunk by chunk (`read` returns an empty chunk at its end, and throws
+  /// when it cannot read), such as standard input, through its containers, named `name`; plain
+  /// text is scanned as it comes. The ratio limit counts the bytes read so far as the stored size.
+  package func scanStream(name: String, read: @escaping () throws -> Data) -> (
+    findings: [LeakFinding], source: ScannedSource
+  ) {
+    let source = ChunkSource(read)
+    let reader = ByteReader(source)
+    reader.prefetch(ContainerKind.prefixLength)
+    let kind = ContainerKind.detect(
+      UnsafeBufferPointer(start: reader.buffer + reader.position, count: reader.available))
+    guard kind == .plain else {
+      let containers = ContainerScanner(scanner: self, limits: options.containerLimits, inputBytes: 0)
+      source.budget = containers.budget
+      containers.budget.inputBytes = source.bytesRead
+      containers.scan(reader, name: name)
+      return (containers.findings, containers.scannedSource(name: name))
+    }
+    let stream = makeStream(source: name)
+    var status = ScannedSource.Status.heard
+    do {
+      if reader.available > 0 {
+        stream.feed(UnsafeBufferPointer(start: reader.buffer + reader.position, count: reader.available))
+        reader.position = reader.end
+      }
+      while try stream.fill({ try reader.read(into: $0, count: $1) }) > 0 {}
+    } catch {
+      status = .failed(reason: "\(error)")
+    }
+    let found = stream.finish()
+    return (
+      found,
+      ScannedSource(
+        name: name, bytes: stream.bytesScanned, status: status, omittedFindings: stream.omittedFindings)
+    )
+  }
+}
+
+/// Chunks from a closure (standard input), counted into a budget's stored size as they arrive.
+final class ChunkSource: ByteSource {
+  private let next: () throws -> Data
+  private var pending = Data()
+  private(set) var bytesRead = 0
+  var budget: ExpansionBudget?
+
+  init(_ next: @escaping () throws -> Data) { self.next = next }
+
+  func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+    if pending.isEmpty {
+      pending = try next()
+      bytesRead += pending.count
+      budget?.inputBytes = bytesRead
+      if pending.isEmpty { return 0 }
+    }
+    let taken = min(count, pending.count)
+    pending.withUnsafeBytes { raw in
+      pointer.update(from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: taken)
+    }
+    pending = pending.count == taken ? Data() : Data(pending.dropFirst(taken))
+    return taken
   }
 }
 

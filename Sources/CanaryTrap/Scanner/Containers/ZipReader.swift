@@ -59,13 +59,16 @@ struct ZipReader {
     try budget.member()
     guard flags & 0x01 == 0, method == 0 || method == 8 else {
       let problem = flags & 0x01 != 0 ? "encrypted member" : "compression method \(method)"
-      guard !hasDescriptor else {
+      // `zip -e` sets the data descriptor flag but still writes the sizes into the local header:
+      // with a size there the member can be skipped, and its descriptor after it.
+      guard !hasDescriptor || compressedSize > 0 else {
         throw ContainerError.unsupported("\(problem) \(path) with a data descriptor")
       }
       scanner.record(ContainerError.unsupported("\(problem); its bytes were not scanned"), at: memberName)
       guard try reader.skip(compressedSize) == compressedSize else {
         throw ContainerError.truncated("the zip ends inside member \(path)")
       }
+      if hasDescriptor { try skipDescriptor(of: path) }
       return
     }
     if path.hasSuffix("/"), !hasDescriptor, compressedSize == 0 { return }  // a directory
@@ -120,6 +123,28 @@ struct ZipReader {
     guard produced == expectedSize else {
       throw ContainerError.corrupt("member \(path) holds \(produced) bytes, its header says \(expectedSize)")
     }
+  }
+
+  /// Skips the data descriptor after a member that was not read: signature optional, then a
+  /// CRC-32 and 32-bit or 64-bit sizes, told apart by the header signature that must follow.
+  private func skipDescriptor(of path: String) throws {
+    if try reader.ensure(4),
+      UInt32(Self.le32(UnsafeBufferPointer(start: reader.buffer + reader.position, count: 4), 0))
+        == Self.descriptor
+    {
+      reader.position += 4
+    }
+    let headers: Set<UInt32> = [Self.localHeader, Self.centralHeader, Self.endRecord]
+    for length in [12, 20] {
+      guard try reader.ensure(length + 4) else { break }
+      let next = UInt32(
+        Self.le32(UnsafeBufferPointer(start: reader.buffer + reader.position + length, count: 4), 0))
+      if headers.contains(next) {
+        reader.position += length
+        return
+      }
+    }
+    throw ContainerError.corrupt("no header follows the data descriptor of member \(path)")
   }
 
   /// Skips the central directory and its end records, requiring the end-of-central-directory
