@@ -72,6 +72,6 @@ import Testing
     #expect(outcome.knownMessages.count == 1)
     #expect(outcome.knownMessages[0].contains("accepted because: r"))
     #expect(outcome.messages.count == 1)
-    #expect(outcome.messages[0].contains("percent"), "\(outcome.messages)")
+    #expect(outcome.messages[0].text.contains("percent"), "\(outcome.messages)")
   }
 }

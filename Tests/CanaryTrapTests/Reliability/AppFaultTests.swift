@@ -105,8 +105,11 @@ struct AppFaultTests {
       try await Task.sleep(for: .seconds(60))
       throw TransportDown()
     }
+    // The request deadline must not fire before the cancellation on a loaded machine.
+    var patient = quiet
+    patient.requestDeadline = .seconds(120)
     let run = Task {
-      await CanaryTrap.withScope(title: "cancelled-matrix", configuration: quiet) { trap in
+      await CanaryTrap.withScope(title: "cancelled-matrix", configuration: patient) { trap in
         trap.memoryLog().write("app started")
         try await trap.runMatrix(through: sleepy, kinds: [.getQuery])
       }
