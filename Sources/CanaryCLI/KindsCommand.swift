@@ -46,7 +46,8 @@ enum KindsCommand {
     io.writeOutput(json ? jsonText(imported) : table(imported))
     if imported.skippedCount > 0 {
       io.writeError(
-        "canary kinds: \(imported.skippedCount) construct(s) of \(source.path) were not planted (listed above)\n")
+        "canary kinds: \(imported.skippedCount) construct(s) of \(source.path) were not planted (listed above)\n"
+      )
     }
     return strict && !imported.isComplete ? ExitStatus.inconclusive : ExitStatus.success
   }
@@ -57,7 +58,8 @@ enum KindsCommand {
       out += "\(plan.kindName)  \(plan.origin)  (\(plan.locations.count) canaries)\n"
       for (location, shape) in plan.locations { out += "  \(location)  [\(shape.rawValue)]\n" }
     }
-    out += "\n\(imported.kinds.count) kinds, \(imported.canaryCount) canaries, \(imported.skippedCount) not planted\n"
+    out +=
+      "\n\(imported.kinds.count) kinds, \(imported.canaryCount) canaries, \(imported.skippedCount) not planted\n"
     if !imported.skipped.isEmpty {
       out += "\nNOT PLANTED:\n" + imported.skipped.map { "  \($0)\n" }.joined()
       let unlisted = imported.skippedCount - imported.skipped.count

@@ -6,7 +6,7 @@ import Foundation
 
 extension RequestKind {
   /// The kinds whose responses stream or travel encoded (see <doc:StreamingExchanges>): not part of
-  /// ``all``; pass them to ``CanaryTrap/runMatrix(through:kinds:)`` next to it.
+  /// ``all``; pass them to ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)`` next to it.
   public static var streaming: [RequestKind] { [compressedResponse, serverSentEvents] }
 
   /// Two JSON responses compressed by the server, one `gzip` with a fixed length and one `deflate`

@@ -26,7 +26,7 @@ public struct ImportedKinds: Sendable {
     public var description: String { "\(pointer): \(reason)" }
   }
 
-  /// The kinds, one per operation or entry, ready for ``CanaryTrap/runMatrix(through:kinds:)``.
+  /// The kinds, one per operation or entry, ready for ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)``.
   public let kinds: [RequestKind]
   /// What each kind plants, in the order of ``kinds``.
   public let plans: [Plan]
