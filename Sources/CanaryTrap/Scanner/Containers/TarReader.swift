@@ -85,8 +85,9 @@ struct TarReader {
     var index = 0
     while index < bytes.count {
       guard let space = bytes[index...].firstIndex(of: 0x20),
-        let length = Int(String(decoding: bytes[index..<space], as: UTF8.self)), length > 0,
-        index + length <= bytes.count
+        let length = Int(String(decoding: bytes[index..<space], as: UTF8.self)),
+        // The length counts its own digits and the space, and never reaches past the data.
+        length > space - index, length <= bytes.count - index
       else { break }
       let record = bytes[(space + 1)..<(index + length)].dropLast(bytes[index + length - 1] == 0x0A ? 1 : 0)
       if let equals = record.firstIndex(of: 0x3D) {
