@@ -1,7 +1,9 @@
+import CanaryTrap
+
 /// The `canary` command: dispatches to one subcommand per job.
 public enum CommandLineTool {
   /// The tool's version, printed by `canary --version`.
-  public static let version = "1.0.0"
+  public static let version = CanaryTrapVersion.current
 
   /// Every subcommand, in the order help lists them. Registering a new one is one line here
   /// plus its own file declaring `static let command = CommandSpec(...)`.

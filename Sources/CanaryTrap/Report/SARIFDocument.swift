@@ -2,7 +2,7 @@
 struct SARIFLog: Codable {
   static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
   /// The version code scanning shows for the tool.
-  static let toolVersion = "1.0.0"
+  static let toolVersion = CanaryTrapVersion.current
   /// Where a reader of an alert learns what CanaryTrap is.
   static let informationURI = ProjectHome.url
 

@@ -124,6 +124,38 @@ struct OpenAPIKindTests {
     #expect(throws: KindImportError.self) { try kinds.requireComplete() }
   }
 
+  @Test("callbacks and response links are reported as not planted; without them the operation is complete")
+  func callbacksAndLinksAreReported() throws {
+    func document(extras: String) -> Data {
+      Data(
+        #"""
+        {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+         "paths": {"/hooks": {"post": {"operationId": "subscribe",
+           "parameters": [{"name": "topic", "in": "query", "schema": {"type": "string"}}],
+           "responses": {"201": {"description": "ok" EXTRA_LINKS }} EXTRA_CALLBACKS }}}}
+        """#.replacingOccurrences(
+          of: "EXTRA_LINKS", with: extras.isEmpty ? "" : #", "links": {"next": {"operationId": "subscribe"}}"#
+        )
+        .replacingOccurrences(
+          of: "EXTRA_CALLBACKS",
+          with: extras.isEmpty ? "" : #", "callbacks": {"onEvent": {"{$request.query.topic}": {}}}"#
+        ).utf8)
+    }
+    let withBoth = try RequestKind.kinds(fromOpenAPI: document(extras: "yes"))
+    let skipped = withBoth.skipped.map(\.description)
+    #expect(
+      skipped.contains {
+        $0.hasPrefix("/paths/~1hooks/post/callbacks:") && $0.contains("callbacks are not planted")
+      })
+    #expect(
+      skipped.contains { $0.hasPrefix("/paths/~1hooks/post/responses/201/links:") && $0.contains("links") })
+    #expect(!withBoth.isComplete)
+    // Twin: the same operation without callbacks or links plants everything it has.
+    let plain = try RequestKind.kinds(fromOpenAPI: document(extras: ""))
+    #expect(plain.skipped.isEmpty, "\(plain.skipped)")
+    #expect(plain.isComplete)
+  }
+
   static func matrix(_ kinds: [RequestKind], logger: @escaping @Sendable (Transport, MemoryLog) -> Transport)
     async -> MatrixResult
   {

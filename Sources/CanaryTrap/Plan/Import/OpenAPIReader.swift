@@ -111,6 +111,11 @@ struct OpenAPIReader {
     if method == "TRACE" {
       return collector.skip(pointer, "TRACE is not planted: URLSession refuses to send it")
     }
+    if case .object(let callbacks) = operation["callbacks"], !callbacks.isEmpty {
+      collector.skip(
+        pointer + "/callbacks", "callbacks are not planted: the server calls them, the app does not send them"
+      )
+    }
     canaryBudget = limits.maxCanariesPerKind
     nodeBudget = limits.maxCanariesPerKind * 10
     budgetReported = false
@@ -437,6 +442,11 @@ struct OpenAPIReader {
     }
     if let status = Int(code), (200..<300).contains(status), status != 204 {
       exchange.responseStatus = status
+    }
+    if case .object(let links) = response["links"], !links.isEmpty {
+      collector.skip(
+        resolvedPointer + "/links",
+        "links are not planted: they describe later requests, not values in this one")
     }
     if case .object(let headers) = response["headers"] {
       for name in headers.keys.sorted() {
