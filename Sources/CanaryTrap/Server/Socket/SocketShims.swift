@@ -111,7 +111,7 @@ package enum SocketShims {
   /// few big request bodies would stay resident after they are gone); does nothing elsewhere.
   static func releaseFreedMemory() {
     #if canImport(Glibc)
-      mallocTrim?(0)
+      _ = mallocTrim?(0)
     #endif
   }
 
