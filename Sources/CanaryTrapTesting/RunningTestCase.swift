@@ -13,7 +13,15 @@
     /// The process-wide observer, added to XCTest's observation center when first used.
     private static let shared: RunningTestCase = {
       let observer = RunningTestCase()
-      XCTestObservationCenter.shared.addTestObserver(observer)
+      #if canImport(Darwin)
+        // Apple's XCTest accepts observers only on the main thread (off it, it raises
+        // "Test observers can only be registered and unregistered on the main thread"), and an
+        // adapter runs on the cooperative pool; so it is registered from the main actor, a moment
+        // later: until then failures fall back to the adapter's call site, as documented above.
+        Task { @MainActor in XCTestObservationCenter.shared.addTestObserver(observer) }
+      #else
+        XCTestObservationCenter.shared.addTestObserver(observer)
+      #endif
       return observer
     }()
 
@@ -35,13 +43,13 @@
       return shared.cases.withLock { $0[id]?.testCase }
     }
 
-    func testCaseWillStart(_ testCase: XCTestCase) {
+    nonisolated func testCaseWillStart(_ testCase: XCTestCase) {
       let id = ObjectIdentifier(testCase)
       cases.withLock { $0[id] = Unowned(testCase: testCase) }
       running.withLock { $0.append(id) }
     }
 
-    func testCaseDidFinish(_ testCase: XCTestCase) {
+    nonisolated func testCaseDidFinish(_ testCase: XCTestCase) {
       let id = ObjectIdentifier(testCase)
       running.withLock { stack in
         if let index = stack.lastIndex(of: id) { stack.remove(at: index) }
