@@ -54,7 +54,7 @@ struct IssueMessage: Sendable, Hashable {
   extension ReportSourceLocation {
     /// The location as Swift Testing records it.
     var testingLocation: SourceLocation {
-      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)  // api-floor: ReportSourceLocation.filePath, not Testing's
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)  // api-floor: our type
     }
   }
 #endif
@@ -127,7 +127,8 @@ enum IssueDestination: Sendable {
       case .xctest(let file, let line):
         #if canImport(XCTest)
           if let site = message.plantedAt, let testCase = RunningTestCase.current {
-            testCase.recordCanaryTrapFailure(message.text, file: site.filePath, line: site.line)  // api-floor: ReportSourceLocation.filePath
+            let file = site.filePath  // api-floor: ReportSourceLocation's, not Testing's
+            testCase.recordCanaryTrapFailure(message.text, file: file, line: site.line)
           } else {
             XCTFail(message.textNamingPlantingSite, file: file, line: line)
           }

@@ -21,7 +21,8 @@ import Testing
   }
 
   func file(_ text: String, _ suffix: String = "json") throws -> (path: String, remove: () -> Void) {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("kinds-\(UUID().uuidString).\(suffix)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "kinds-\(UUID().uuidString).\(suffix)")
     try Data(text.utf8).write(to: url)
     return (url.path, { try? FileManager.default.removeItem(at: url) })
   }
@@ -34,7 +35,9 @@ import Testing
     #expect(result.output.contains("api-getitem  GET /items/{itemId}  (2 canaries)"))
     #expect(result.output.contains("  request.url.query[apiKey]  [token]"))
     #expect(result.output.contains("1 kinds, 2 canaries, 1 not planted"))
-    #expect(result.output.contains("/paths/~1items~1{itemId}/get/responses/200/content/application~1xml: response media type"))
+    #expect(
+      result.output.contains(
+        "/paths/~1items~1{itemId}/get/responses/200/content/application~1xml: response media type"))
     #expect(result.error.contains("1 construct(s)"))
     let strict = await run(["--openapi", path, "--strict"])
     #expect(strict.status == ExitStatus.inconclusive)
@@ -45,7 +48,8 @@ import Testing
     defer { remove() }
     let result = await run(["--openapi", path, "--json"])
     #expect(result.status == ExitStatus.success)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     #expect(object["canaries"] as? Int == 2)
     #expect(object["skippedCount"] as? Int == 1)
     let kinds = try #require(object["kinds"] as? [[String: Any]])
@@ -53,7 +57,8 @@ import Testing
   }
 
   @Test func readsHAR() async throws {
-    let har = #"{"log": {"entries": [{"request": {"method": "GET", "url": "http://x.example/a?token=t1", "headers": []}, "response": {"status": 200}}]}}"#
+    let har =
+      #"{"log": {"entries": [{"request": {"method": "GET", "url": "http://x.example/a?token=t1", "headers": []}, "response": {"status": 200}}]}}"#
     let (path, remove) = try file(har, "har")
     defer { remove() }
     let result = await run(["--har", path])
@@ -68,11 +73,13 @@ import Testing
     let result = await run(["--openapi", yaml])
     #expect(result.status == ExitStatus.usage)
     #expect(result.error.contains("looks like YAML"))
-    let (broken, removeBroken) = try file(#"{"openapi": "3.0.0", "paths": {"/a": {"get": {"parameters": [{"in": "query"}]}}}}"#)
+    let (broken, removeBroken) = try file(
+      #"{"openapi": "3.0.0", "paths": {"/a": {"get": {"parameters": [{"in": "query"}]}}}}"#)
     defer { removeBroken() }
     let malformed = await run(["--openapi", broken])
     #expect(malformed.status == ExitStatus.usage)
-    #expect(malformed.error.contains("/paths/~1a/get/parameters/0: a parameter needs a non-empty string \"name\""))
+    #expect(
+      malformed.error.contains("/paths/~1a/get/parameters/0: a parameter needs a non-empty string \"name\""))
     #expect(await run([]).status == ExitStatus.usage)
     #expect(await run(["--openapi", "/nonexistent/x.json"]).error.contains("cannot read"))
     #expect(await run(["--openapi", yaml, "--har", yaml]).status == ExitStatus.usage)

@@ -98,7 +98,8 @@ enum DeliveryRuleFamilies {
             var request = request
             request.setValue(nil, forHTTPHeaderField: "Authorization")
             return request
-          default: return DeliveryRuleFamilies.basic(request, user: value, password: "ann")  // moved to the user part
+          default:  // moved to the user part
+            return DeliveryRuleFamilies.basic(request, user: value, password: "ann")
           }
         }),
     ]
