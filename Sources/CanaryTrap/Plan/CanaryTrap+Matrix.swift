@@ -89,7 +89,8 @@ extension CanaryTrap {
       let requestDeadline = ContinuousClock.now + configuration.requestDeadline
       observe(request: request)
       switch await Deadline.run(
-        until: min(requestDeadline, scopeDeadline), { try await transport.send(request) })
+        until: min(requestDeadline, scopeDeadline), notAfter: scopeDeadline,
+        { try await transport.send(request) })
       {
       case .finished(.success(let (data, response))):
         observe(data, response)

@@ -25,9 +25,10 @@ enum Deadline {
   }
 
   /// Runs `work` until it ends or `deadline` passes, whichever comes first, not counting time the
-  /// process was stalled (see ``Deadline``); cancelling the caller cancels the work.
+  /// process was stalled (see ``Deadline``) but never past `limit`; cancelling the caller cancels
+  /// the work.
   static func run<Value: Sendable>(
-    until deadline: ContinuousClock.Instant,
+    until deadline: ContinuousClock.Instant, notAfter limit: ContinuousClock.Instant? = nil,
     _ work: @escaping @Sendable () async throws -> Value
   ) async -> Outcome<Value> {
     let launched = ContinuousClock.now
@@ -46,7 +47,7 @@ enum Deadline {
       do { settle(.finished(.success(try await work()))) } catch { settle(.finished(.failure(error))) }
     }
     let timer = Task {
-      var schedule = StallTolerantSchedule(launched: launched, deadline: deadline)
+      var schedule = StallTolerantSchedule(launched: launched, deadline: deadline, notAfter: limit)
       while true {
         do { try await Task.sleep(until: schedule.target, clock: .continuous) } catch { return }
         let started = meeting.withLock { $0.workStarted }
@@ -76,18 +77,22 @@ enum Deadline {
 struct StallTolerantSchedule: Sendable {
   /// When the timer next wakes.
   private(set) var target: ContinuousClock.Instant
-  /// The latest the timer may ever fire: the deadline plus once more its own length.
+  /// The latest the timer may ever fire: the deadline plus once more its own length, or the limit.
   let hardLimit: ContinuousClock.Instant
   private let launched: ContinuousClock.Instant
   private let length: Duration
   private var startCredited = false
 
-  /// A schedule for work launched at `launched` that must end by `deadline`.
-  init(launched: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
+  /// A schedule for work launched at `launched` that must end by `deadline`, and whatever the
+  /// stalls, by `limit` when one is given.
+  init(
+    launched: ContinuousClock.Instant, deadline: ContinuousClock.Instant,
+    notAfter limit: ContinuousClock.Instant? = nil
+  ) {
     self.launched = launched
     target = deadline
     length = max(.zero, deadline - launched)
-    hardLimit = deadline + length
+    hardLimit = max(deadline, min(deadline + length, limit ?? deadline + length))
   }
 
   /// Moves the target later when the timer woke at `now` late by more than the stall threshold, or

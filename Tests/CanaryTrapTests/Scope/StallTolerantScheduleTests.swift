@@ -58,4 +58,13 @@ struct StallTolerantScheduleTests {
     #expect(wakes < 100)
     #expect(now >= schedule.hardLimit)
   }
+
+  @Test("stalls never move a deadline past the limit it was given (the scope's deadline)")
+  func limitHolds() {
+    var schedule = StallTolerantSchedule(
+      launched: launched, deadline: deadline, notAfter: deadline + .seconds(1))
+    #expect(schedule.hardLimit == deadline + .seconds(1))
+    let extended = schedule.extend(wokeAt: deadline + .seconds(3), workStarted: launched)
+    #expect(!extended)
+  }
 }
