@@ -1,7 +1,8 @@
-/// SHA-1 (FIPS 180-4), implemented here so the package needs no crypto dependency.
-enum SHA1 {
+/// SHA-1 (FIPS 180-4), implemented here so the package needs no crypto dependency: the scanner
+/// looks for SHA-1 digests of canaries, and the WebSocket handshake computes its accept value.
+package enum SHA1 {
   /// The 20-byte digest of `message`.
-  static func digest(_ message: [UInt8]) -> [UInt8] {
+  package static func digest(_ message: [UInt8]) -> [UInt8] {
     var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
     var schedule = [UInt32](repeating: 0, count: 80)
     for block in MerkleDamgard.blocks(of: message, bigEndianLength: true) {
