@@ -22,7 +22,7 @@ extension CompiledMatcher {
       let word = UInt64(littleEndian: UnsafeRawPointer(text + position).loadUnaligned(as: UInt64.self))
       let gram = (word | ByteFold.filterFold) & mask
       let hash = gram &* ByteFold.hashMultiplier
-      let bits = Self.filterBits(hash, shift: shift)
+      let bits = Self.filterBits(hash)
       if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits,
         passesSecondFilter(gram, shift: shift)
       {
@@ -36,7 +36,7 @@ extension CompiledMatcher {
   @inline(__always)
   private func passesSecondFilter(_ gram: UInt64, shift: UInt64) -> Bool {
     let second = ByteFold.secondHash(gram)
-    let bits = Self.filterBits(second, shift: shift)
+    let bits = Self.filterBits(second)
     return confirmBitset[Int(truncatingIfNeeded: second &>> shift)] & bits == bits
   }
 
