@@ -12,6 +12,20 @@ extension CompiledMatcher {
     in text: UnsafePointer<UInt8>, count: Int, into candidates: inout [MatchCandidate]
   ) {
     guard count >= minLength, !targets.isEmpty else { return }
+    // q-grams are 8 bytes unless a literal is shorter: the common case runs without the mask.
+    if gramLength == 8 {
+      probe(text, count: count, masked: false, into: &candidates)
+    } else {
+      probe(text, count: count, masked: true, into: &candidates)
+    }
+  }
+
+  /// The probe loop: one q-gram every `step` bytes through both filters, then the index.
+  /// Inlined at each call so `masked` is a constant there.
+  @inline(__always)
+  private func probe(
+    _ text: UnsafePointer<UInt8>, count: Int, masked: Bool, into candidates: inout [MatchCandidate]
+  ) {
     let bitset = UnsafePointer(self.bitset)
     let shift = bitsetShift
     let mask = gramMask
@@ -20,7 +34,7 @@ extension CompiledMatcher {
     var position = 0
     while position <= limit {
       let word = UInt64(littleEndian: UnsafeRawPointer(text + position).loadUnaligned(as: UInt64.self))
-      let gram = (word | ByteFold.filterFold) & mask
+      let gram = masked ? (word | ByteFold.filterFold) & mask : word | ByteFold.filterFold
       let hash = gram &* ByteFold.hashMultiplier
       let bits = Self.filterBits(hash)
       if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits,
