@@ -12,6 +12,20 @@ extension CompiledMatcher {
     in text: UnsafePointer<UInt8>, count: Int, into candidates: inout [MatchCandidate]
   ) {
     guard count >= minLength, !targets.isEmpty else { return }
+    // q-grams are 8 bytes unless a literal is shorter: the common case runs without the mask.
+    if gramLength == 8 {
+      probe(text, count: count, masked: false, into: &candidates)
+    } else {
+      probe(text, count: count, masked: true, into: &candidates)
+    }
+  }
+
+  /// The probe loop: one q-gram every `step` bytes through both filters, then the index.
+  /// Inlined at each call so `masked` is a constant there.
+  @inline(__always)
+  private func probe(
+    _ text: UnsafePointer<UInt8>, count: Int, masked: Bool, into candidates: inout [MatchCandidate]
+  ) {
     let bitset = UnsafePointer(self.bitset)
     let shift = bitsetShift
     let mask = gramMask
@@ -20,9 +34,9 @@ extension CompiledMatcher {
     var position = 0
     while position <= limit {
       let word = UInt64(littleEndian: UnsafeRawPointer(text + position).loadUnaligned(as: UInt64.self))
-      let gram = (word | ByteFold.filterFold) & mask
+      let gram = masked ? (word | ByteFold.filterFold) & mask : word | ByteFold.filterFold
       let hash = gram &* ByteFold.hashMultiplier
-      let bits = Self.filterBits(hash, shift: shift)
+      let bits = Self.filterBits(hash)
       if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits,
         passesSecondFilter(gram, shift: shift)
       {
@@ -36,7 +50,7 @@ extension CompiledMatcher {
   @inline(__always)
   private func passesSecondFilter(_ gram: UInt64, shift: UInt64) -> Bool {
     let second = ByteFold.secondHash(gram)
-    let bits = Self.filterBits(second, shift: shift)
+    let bits = Self.filterBits(second)
     return confirmBitset[Int(truncatingIfNeeded: second &>> shift)] & bits == bits
   }
 

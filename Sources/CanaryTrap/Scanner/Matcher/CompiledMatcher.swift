@@ -151,9 +151,9 @@ final class CompiledMatcher: @unchecked Sendable {
       for offset in offsets[index] {
         let gram = Self.foldedGram(at: bytes + target.start + offset, mask: gramMask)
         let hash = gram &* ByteFold.hashMultiplier
-        bitset[Int(hash >> bitsetShift)] |= Self.filterBits(hash, shift: bitsetShift)
+        bitset[Int(hash >> bitsetShift)] |= Self.filterBits(hash)
         let second = ByteFold.secondHash(gram)
-        confirmBitset[Int(second >> bitsetShift)] |= Self.filterBits(second, shift: bitsetShift)
+        confirmBitset[Int(second >> bitsetShift)] |= Self.filterBits(second)
         bucketStarts[Int(hash >> bucketShift) + 1] += 1
       }
     }
@@ -201,11 +201,12 @@ final class CompiledMatcher: @unchecked Sendable {
     byteCount + 2 * bitsetWords * 8 + (bucketCount + 1) * 4 + entryCount * MemoryLayout<Entry>.stride
   }
 
-  /// The two bits a q-gram's hash sets in its filter word: 6-bit fields just below the bits
-  /// that choose the word (`shift` = 64 − word-index bits).
+  /// The two bits a q-gram's hash sets in its filter word: the 6-bit fields at bits 32–37 and
+  /// 38–43, below the at most 19 top bits that choose the word. Fixed positions keep the probe
+  /// loop to one variable shift (the word index), which matters at one probe every few bytes.
   @inline(__always)
-  static func filterBits(_ hash: UInt64, shift: UInt64) -> UInt64 {
-    (1 &<< ((hash &>> (shift &- 6)) & 63)) | (1 &<< ((hash &>> (shift &- 12)) & 63))
+  static func filterBits(_ hash: UInt64) -> UInt64 {
+    (1 &<< ((hash &>> 32) & 63)) | (1 &<< ((hash &>> 38) & 63))
   }
 
   /// The filter-folded q-gram at `pointer` (8 readable bytes required).
