@@ -4,7 +4,7 @@ struct SARIFLog: Codable {
   /// The version code scanning shows for the tool.
   static let toolVersion = CanaryTrapVersion.current
   /// Where a reader of an alert learns what CanaryTrap is.
-  static let informationURI = ProjectHome.url
+  static let informationURI = ProjectHome.informationURI
 
   var schema = schemaURI
   var version = "2.1.0"

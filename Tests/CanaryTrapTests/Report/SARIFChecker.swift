@@ -1,3 +1,4 @@
+import CanaryTrap
 import Foundation
 
 /// What SARIF 2.1.0 and GitHub's code-scanning upload require of a log, checked on its JSON
@@ -13,6 +14,10 @@ enum SARIFChecker {
     "element", "attribute", "text", "comment", "processingInstruction", "dtd", "declaration", "object",
     "array", "property", "value",
   ]
+
+  /// Whether a log must name `informationUri` (optional in SARIF §3.19.17, asked for by issue #15):
+  /// only once ``ProjectHome/url`` is a real address; a placeholder is left out, not shipped.
+  static var informationURIRequired: Bool { !ProjectHome.isPlaceholder }
 
   static func violations(in data: Data, singleRun: Bool) -> [String] {
     guard let log = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -34,7 +39,7 @@ enum SARIFChecker {
         if URL(string: uri)?.scheme == nil {
           problems.append("\(at).tool.driver.informationUri is not absolute")
         }
-      } else {
+      } else if informationURIRequired {
         problems.append("\(at).tool.driver.informationUri missing")
       }
       if let id = (run["automationDetails"] as? [String: Any])?["id"] as? String {
