@@ -52,7 +52,7 @@ enum ReportCommand {
 
   static let command = CommandSpec(
     name: "report",
-    abstract: "Combine reports: merge per-test SARIF files into one, list stale baseline entries.",
+    abstract: "Merge per-test SARIF reports into one; list stale baseline entries.",
     subcommands: [merge, stale])
 
   /// The baseline `--baseline` names, or nil after reporting why it cannot be read.
