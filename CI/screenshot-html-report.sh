@@ -9,7 +9,12 @@
 # Reports: `canary demo` (the full matrix against the example apps, several hundred canaries and
 # many findings) and the template suites run with CANARY_TRAP_REPORT_DIR, which also writes the
 # folder's index.html. Screenshots: each page at 1400 x 900 and 500 x 900 (a phone's width), and
-# the first 4,000 px of each at both widths.
+# the first 4,000 px of each at both widths; `demo-open` is the demo page with every collapsed
+# section opened (a copy with `open` added, since the page has no script to click with). It prints
+# each page's full height at both widths, measured in Chromium on a temporary copy of the page
+# with a one-line script appended (the reports themselves never carry a script).
+#
+# Exit 0 when it wrote the screenshots; 2 when Chromium is missing (nothing was checked: say so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-$(mktemp -d "${TMPDIR:-/tmp}/canary-html.XXXXXX")}"
@@ -28,9 +33,23 @@ shoot() {  # page width height name
     --screenshot="$out/$4.png" --window-size="$2,$3" "file://$reports/$1" >/dev/null 2>&1
   echo "$out/$4.png"
 }
-for page in demo index; do
+sed -e 's/<details class="matrix-family">/<details class="matrix-family" open>/' \
+  -e 's/<details class="family-group \(f-[0-9]*\)">/<details class="family-group \1" open>/' \
+  "$reports/demo.html" >"$reports/demo-open.html"
+
+height() {  # page width -> "H px"
+  local probe="$out/probe.html"
+  cp "$reports/$1" "$probe"
+  echo '<script>addEventListener("load",()=>{document.title="H="+document.documentElement.scrollHeight})</script>' >>"$probe"
+  "$chromium" --headless --no-sandbox --disable-gpu --window-size="$2,900" --dump-dom "file://$probe" 2>/dev/null |
+    sed -n 's/.*<title>H=\([0-9]*\)<.*/\1 px/p'
+  rm -f "$probe"
+}
+
+for page in demo demo-open index; do
   shoot "$page.html" 1400 900 "$page-1400"
   shoot "$page.html" 500 900 "$page-500"
   shoot "$page.html" 1400 4000 "$page-1400-tall"
   shoot "$page.html" 500 4000 "$page-500-tall"
+  echo "$page.html height: $(height "$page.html" 1400) at 1400, $(height "$page.html" 500) at 500"
 done

@@ -5,16 +5,10 @@ import CanaryCLI
 public enum BenchTool {
   /// Every benchmark, in the order help lists them.
   static let benchmarks: [CommandSpec] = [
-    CommandSpec(
-      name: "scan", abstract: "Scanner throughput against ripgrep.", passthrough: ScanBenchmark.run),
-    CommandSpec(
-      name: "scan-gzip", abstract: "Scanning a .gz log against gzip -dc > /dev/null.",
-      passthrough: ScanGzipBenchmark.run),
-    CommandSpec(
-      name: "serve", abstract: "Loopback server requests/s under wrk.", passthrough: ServeBenchmark.run),
-    CommandSpec(
-      name: "soak", abstract: "canary serve's memory and latency under wrk, a flood and slowloris.",
-      passthrough: SoakBenchmark.run),
+    ScanBenchmark.command,
+    ScanGzipBenchmark.command,
+    ServeBenchmark.command,
+    SoakBenchmark.command,
     MatrixBenchmark.command,
     LoadBenchmark.command,
   ]

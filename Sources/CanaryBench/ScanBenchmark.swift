@@ -10,22 +10,40 @@ import Foundation
 
 /// `canary-bench scan`: scanner throughput on a synthetic log, against ripgrep when installed.
 enum ScanBenchmark {
-  static let help = """
-    USAGE: canary-bench scan [--size MB] [--counts 10,100,1000,5000] [--repeat N] [--no-rg]
-                             [--no-hyperscan] [--hyperscan-script PATH] [--keep]
-
-    Writes a synthetic log of MB megabytes (default 400) to a temporary directory (kept with
-    --keep, with a manifest-COUNT.json per count, for repeating a run by hand), plants a few
-    canaries in it, then for each canary count scans it with every encoding on, with fragments on
-    and off (best of N runs, default 3), and prints MB/s and the peak resident memory of the
-    process during the scan. When 'rg' is on the PATH,
-    runs 'rg -F -f <patterns> --count-matches' on the same file with the literals 'canary
-    patterns' prints, and prints the throughput ratio. When python3 has the 'hyperscan' module
-    (pip install hyperscan), runs CI/bench/hyperscan_scan.py (or --hyperscan-script PATH): every
-    literal the scanner searches compiled by Hyperscan, the file scanned from memory in block
-    mode, best of N; prints its MB/s and our ratio to it. Build with -c release.
-
-    """
+  static let command = CommandSpec(
+    name: "scan", abstract: "Scanner throughput against ripgrep.",
+    discussion: """
+      Writes a synthetic log of MB megabytes to a temporary directory (kept with --keep, with a \
+      manifest-COUNT.json per count, for repeating a run by hand), plants a few canaries in it, \
+      then for each canary count scans it with every encoding on, with fragments on and off (best \
+      of N runs), and prints MB/s and the peak resident memory of the process during the scan. \
+      When 'rg' is on the PATH, runs 'rg -F -f <patterns> --count-matches' on the same file with \
+      the literals 'canary patterns' prints, and prints the throughput ratio. When python3 has the \
+      'hyperscan' module (pip install hyperscan), runs CI/bench/hyperscan_scan.py (or \
+      --hyperscan-script PATH): every literal the scanner searches compiled by Hyperscan, the file \
+      scanned from memory in block mode, best of N; prints its MB/s and our ratio to it. Build \
+      with -c release.
+      """,
+    options: [
+      .integer(
+        "--size", placeholder: "MB", help: "Megabytes of synthetic log.", defaultValue: "400",
+        range: 1...1_000_000),
+      .value(
+        "--counts", placeholder: "LIST", help: "Canary counts to scan for, comma-separated, each at least 5.",
+        defaultValue: "10,100,1000,5000",
+        check: { text in
+          parseCounts(text) == nil
+            ? "--counts needs numbers of at least 5, like 10,100,1000, not '\(text)'" : nil
+        }),
+      .integer("--repeat", help: "Runs per figure; the best is kept.", defaultValue: "3", range: 1...1000),
+      .flag("--no-rg", help: "Skip ripgrep."),
+      .flag("--no-hyperscan", help: "Skip Hyperscan."),
+      .value(
+        "--hyperscan-script", placeholder: "PATH", help: "The Hyperscan driver script.",
+        defaultValue: "CI/bench/hyperscan_scan.py"),
+      .flag("--keep", help: "Keep the log and its manifests."),
+    ],
+    run: { parsed, io in run(options(parsed), io: io) })
 
   struct Options {
     var megabytes = 400
@@ -37,44 +55,28 @@ enum ScanBenchmark {
     var hyperscanScript = "CI/bench/hyperscan_scan.py"
   }
 
-  static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
+  /// `10,100,1000` as numbers, or nil when it is empty or holds a number under 5 or a non-number.
+  static func parseCounts(_ text: String) -> [Int]? {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    let counts = parts.compactMap { Int($0) }
+    guard !counts.isEmpty, counts.count == parts.count, counts.allSatisfy({ $0 >= 5 }) else { return nil }
+    return counts
+  }
+
+  /// The options a parsed command line sets (checked by the declarations).
+  static func options(_ parsed: ParsedCommand) -> Options {
     var options = Options()
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      let next = index + 1 < arguments.count ? arguments[index + 1] : ""
-      switch argument {
-      case "--help", "-h":
-        io.writeOutput(help)
-        return ExitStatus.success
-      case "--size":
-        guard let size = Int(next), size > 0 else { return usage("--size needs a positive number of MB", io) }
-        options.megabytes = size
-        index += 1
-      case "--counts":
-        let counts = next.split(separator: ",").compactMap { Int($0) }
-        guard !counts.isEmpty, counts.allSatisfy({ $0 >= 5 }) else {
-          return usage("--counts needs numbers of at least 5, like 10,100,1000", io)
-        }
-        options.counts = counts
-        index += 1
-      case "--repeat":
-        guard let repeats = Int(next), repeats > 0 else {
-          return usage("--repeat needs a positive number", io)
-        }
-        options.repeats = repeats
-        index += 1
-      case "--no-rg": options.ripgrep = false
-      case "--no-hyperscan": options.hyperscan = false
-      case "--hyperscan-script":
-        guard !next.isEmpty else { return usage("--hyperscan-script needs a path", io) }
-        options.hyperscanScript = next
-        index += 1
-      case "--keep": options.keep = true
-      default: return usage("unknown option '\(argument)'", io)
-      }
-      index += 1
-    }
+    options.megabytes = parsed.integer("--size") ?? options.megabytes
+    options.counts = parsed.value("--counts").flatMap(parseCounts) ?? options.counts
+    options.repeats = parsed.integer("--repeat") ?? options.repeats
+    options.ripgrep = !parsed.flag("--no-rg")
+    options.hyperscan = !parsed.flag("--no-hyperscan")
+    options.hyperscanScript = parsed.value("--hyperscan-script") ?? options.hyperscanScript
+    options.keep = parsed.flag("--keep")
+    return options
+  }
+
+  static func run(_ options: Options, io: CommandIO) -> Int32 {
     do {
       try measure(options, io: io)
       return ExitStatus.success
@@ -82,11 +84,6 @@ enum ScanBenchmark {
       io.writeError("canary-bench scan: \(error)\n")
       return ExitStatus.usage
     }
-  }
-
-  static func usage(_ message: String, _ io: CommandIO) -> Int32 {
-    io.writeError("canary-bench scan: \(message); see 'canary-bench scan --help'\n")
-    return ExitStatus.usage
   }
 
   static func measure(_ options: Options, io: CommandIO) throws {

@@ -5,48 +5,32 @@ import Foundation
 /// `canary-bench scan-gzip`: scanning a gzip-compressed log against `gzip -dc > /dev/null` on the
 /// same file in the same run, with the peak memory of the scan.
 enum ScanGzipBenchmark {
-  static let help = """
-    USAGE: canary-bench scan-gzip [--size MB] [--count N] [--repeat N] [--keep]
+  static let command = CommandSpec(
+    name: "scan-gzip", abstract: "Scanning a .gz log against gzip -dc > /dev/null.",
+    discussion: """
+      Writes the synthetic log of 'canary-bench scan' (MB megabytes), compresses it with \
+      'gzip -6', then times 'gzip -dc FILE > /dev/null' and a scan of the .gz file with N canaries \
+      and every encoding on (best of --repeat runs). Prints MB/s of decompressed text for both, \
+      their ratio (the budget is at least 0.5), the findings (every planted canary must be found \
+      through the gzip layer) and the peak resident memory of the scan (the budget is under \
+      64 MB). --keep keeps the .gz and writes manifest.json beside it, to repeat the scan in a \
+      process of its own. Build with -c release; needs gzip on the PATH.
+      """,
+    options: [
+      .integer(
+        "--size", placeholder: "MB", help: "Megabytes of synthetic log.", defaultValue: "1024",
+        range: 1...1_000_000),
+      .integer("--count", help: "Canaries to scan for.", defaultValue: "1000", range: 6...1_000_000),
+      .integer("--repeat", help: "Runs per figure; the best is kept.", defaultValue: "1", range: 1...1000),
+      .flag("--keep", help: "Keep the .gz and write manifest.json beside it."),
+    ],
+    run: { parsed, io in
+      run(
+        megabytes: parsed.integer("--size") ?? 1024, count: parsed.integer("--count") ?? 1000,
+        repeats: parsed.integer("--repeat") ?? 1, keep: parsed.flag("--keep"), io: io)
+    })
 
-    Writes the synthetic log of 'canary-bench scan' (MB megabytes, default 1024), compresses it
-    with 'gzip -6', then times 'gzip -dc FILE > /dev/null' and a scan of the .gz file with N
-    canaries (default 1000) and every encoding on (best of --repeat runs, default 1). Prints MB/s
-    of decompressed text for both, their ratio (the budget is at least 0.5), the findings (every
-    planted canary must be found through the gzip layer) and the peak resident memory of the
-    scan (the budget is under 64 MB). --keep keeps the .gz and writes manifest.json beside it, to
-    repeat the scan in a process of its own. Build with -c release; needs gzip on the PATH.
-
-    """
-
-  static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    var megabytes = 1024
-    var count = 1000
-    var repeats = 1
-    var keep = false
-    var index = 0
-    while index < arguments.count {
-      let next = index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
-      switch arguments[index] {
-      case "--help", "-h":
-        io.writeOutput(help)
-        return ExitStatus.success
-      case "--size":
-        guard let next, next > 0 else { return usage("--size needs a positive number of MB", io) }
-        megabytes = next
-        index += 1
-      case "--count":
-        guard let next, next >= 6 else { return usage("--count needs a number of at least 6", io) }
-        count = next
-        index += 1
-      case "--repeat":
-        guard let next, next > 0 else { return usage("--repeat needs a positive number", io) }
-        repeats = next
-        index += 1
-      case "--keep": keep = true
-      default: return usage("unknown option '\(arguments[index])'", io)
-      }
-      index += 1
-    }
+  static func run(megabytes: Int, count: Int, repeats: Int, keep: Bool, io: CommandIO) -> Int32 {
     guard let gzip = ScanBenchmark.which("gzip") else {
       io.writeError("canary-bench scan-gzip: gzip is not on the PATH; nothing was measured\n")
       return ExitStatus.usage
@@ -58,11 +42,6 @@ enum ScanGzipBenchmark {
       io.writeError("canary-bench scan-gzip: \(error)\n")
       return ExitStatus.usage
     }
-  }
-
-  static func usage(_ message: String, _ io: CommandIO) -> Int32 {
-    io.writeError("canary-bench scan-gzip: \(message); see 'canary-bench scan-gzip --help'\n")
-    return ExitStatus.usage
   }
 
   static func measure(megabytes: Int, count: Int, repeats: Int, keep: Bool, gzip: String, io: CommandIO)

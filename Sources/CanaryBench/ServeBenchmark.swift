@@ -5,16 +5,39 @@ import Foundation
 /// `canary-bench serve`: the loopback server under wrk (keep-alive), one-at-a-time latency over
 /// one connection, and the same figures for nginx when it is installed.
 enum ServeBenchmark {
-  static let help = """
-    USAGE: canary-bench serve [--duration 10s] [--threads 2] [--connections 10] [--requests 2000] [--no-record]
-
-    Starts the loopback server with a trivial route and measures:
-      1. wrk -tT -cC -dD --latency against it (keep-alive), if wrk is installed;
-      2. the median round trip of N requests sent one at a time over one keep-alive connection;
-      3. the same two figures for nginx (one worker, same body), if nginx is installed.
-    Run it from a release build: swift run -c release canary-bench serve
-
-    """
+  static let command = CommandSpec(
+    name: "serve", abstract: "Loopback server requests/s under wrk.",
+    discussion: """
+      Starts the loopback server with a trivial route and measures:
+        1. wrk -tT -cC -dD --latency against it (keep-alive), if wrk is installed;
+        2. the median round trip of N requests sent one at a time over one keep-alive connection;
+        3. the same two figures for nginx (one worker, same body), if nginx is installed.
+      Run it from a release build: swift run -c release canary-bench serve
+      """,
+    options: [
+      .value(
+        "--duration", placeholder: "D", help: "How long wrk runs, as wrk takes it (10s, 1m).",
+        defaultValue: "10s",
+        check: { text in
+          text.isEmpty || Int(text.dropLast()) == nil && Int(text) == nil
+            ? "--duration needs a length such as 10s or 1m, not '\(text)'" : nil
+        }),
+      .integer("--threads", help: "wrk's threads.", defaultValue: "2", range: 1...1024),
+      .integer("--connections", help: "wrk's connections.", defaultValue: "10", range: 1...100_000),
+      .integer(
+        "--requests", help: "Sequential requests for the median round trip.", defaultValue: "2000",
+        range: 1...10_000_000),
+      .flag("--no-record", help: "Run the server with request recording off."),
+    ],
+    run: { parsed, io in
+      var options = Options()
+      options.duration = parsed.value("--duration") ?? options.duration
+      options.threads = parsed.integer("--threads") ?? options.threads
+      options.connections = parsed.integer("--connections") ?? options.connections
+      options.requests = parsed.integer("--requests") ?? options.requests
+      options.records = !parsed.flag("--no-record")
+      return await run(options, io: io)
+    })
 
   static let body = "hello from canary"
 
@@ -26,15 +49,7 @@ enum ServeBenchmark {
     var records = true
   }
 
-  static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    if arguments.contains("--help") || arguments.contains("-h") {
-      io.writeOutput(help)
-      return ExitStatus.success
-    }
-    guard let options = parse(arguments) else {
-      io.writeError("canary-bench serve: bad arguments; see 'canary-bench serve --help'\n")
-      return ExitStatus.usage
-    }
+  static func run(_ options: Options, io: CommandIO) async -> Int32 {
     var configuration = LoopbackServer.Configuration()
     configuration.recordsRequests = options.records
     let server = LoopbackServer(configuration: configuration)
@@ -122,31 +137,5 @@ enum ServeBenchmark {
       io.writeOutput("\(name): sequential client failed: \(error)\n")
     }
     return figures
-  }
-
-  static func parse(_ arguments: [String]) -> Options? {
-    var options = Options()
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      let next = index + 1 < arguments.count ? arguments[index + 1] : nil
-      switch argument {
-      case "--no-record":
-        options.records = false
-        index += 1
-        continue
-      case "--duration": guard let next else { return nil }; options.duration = next
-      case "--threads":
-        guard let value = next.flatMap(Int.init), value > 0 else { return nil }; options.threads = value
-      case "--connections":
-        guard let value = next.flatMap(Int.init), value > 0 else { return nil }
-        options.connections = value
-      case "--requests":
-        guard let value = next.flatMap(Int.init), value > 0 else { return nil }; options.requests = value
-      default: return nil
-      }
-      index += 2
-    }
-    return options
   }
 }

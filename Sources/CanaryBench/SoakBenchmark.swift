@@ -12,23 +12,50 @@ import Foundation
 /// second: first a flooding client and a slowloris group while a probe measures latency, then the
 /// same with `wrk` on top; then how long it takes to stop.
 enum SoakBenchmark {
-  static let help = """
-    USAGE: canary-bench soak [--duration 60] [--abuse-duration 10] [--connections 128] [--threads 2]
-                             [--slowloris 300] [--slowloris-interval 3] [--descriptor-limit N]
-
-    Starts `canary serve --manifest M --record R` (this executable) and, against it:
-      1. for --abuse-duration seconds: one client pipelining requests without reading, a group of
-         --slowloris connections each sending one byte of a request head every --slowloris-interval
-         seconds, and a probe sending one request every 10 ms on a keep-alive connection
-         (latency p50/p99/max);
-      2. for --duration seconds: the same, plus wrk -tT -cC against it;
-    sampling the server's resident memory (VmRSS) every second, then stops it with SIGINT and
-    times the stop. --descriptor-limit runs the server under `prlimit --nofile=N:N` (util-linux),
-    so that the slowloris group outnumbers the descriptors it may open.
-    Needs wrk (apt-get install -y wrk): without it the benchmark is skipped.
-    Run it from a release build: swift build -c release && .build/release/canary-bench soak
-
-    """
+  static let command = CommandSpec(
+    name: "soak", abstract: "canary serve's memory and latency under wrk, a flood and slowloris.",
+    discussion: """
+      Starts `canary serve --manifest M --record R` (the canary executable beside this one) and, \
+      against it:
+        1. for --abuse-duration seconds: one client pipelining requests without reading, a group
+           of --slowloris connections each sending one byte of a request head every
+           --slowloris-interval seconds, and a probe sending one request every 10 ms on a
+           keep-alive connection (latency p50/p99/max);
+        2. for --duration seconds: the same, plus wrk -tT -cC against it;
+      sampling the server's resident memory (VmRSS) every second, then stops it with SIGINT and \
+      times the stop. --descriptor-limit runs the server under `prlimit --nofile=N:N` \
+      (util-linux), so that the slowloris group outnumbers the descriptors it may open. Needs wrk \
+      (apt-get install -y wrk): without it the benchmark is skipped. Run it from a release build: \
+      swift build -c release && .build/release/canary-bench soak
+      """,
+    options: [
+      .integer(
+        "--duration", placeholder: "SECONDS", help: "How long wrk runs.", defaultValue: "60",
+        range: 1...86_400),
+      .integer(
+        "--abuse-duration", placeholder: "SECONDS", help: "How long the abuse runs alone first; 0 skips it.",
+        defaultValue: "10", range: 0...86_400),
+      .integer("--connections", help: "wrk's connections.", defaultValue: "128", range: 1...100_000),
+      .integer("--threads", help: "wrk's threads.", defaultValue: "2", range: 1...1024),
+      .integer("--slowloris", help: "Slowloris connections.", defaultValue: "300", range: 0...100_000),
+      .integer(
+        "--slowloris-interval", placeholder: "SECONDS",
+        help: "Seconds between a slowloris connection's bytes.",
+        defaultValue: "3", range: 1...3600),
+      .integer(
+        "--descriptor-limit", help: "Run the server under prlimit --nofile=N:N.", range: 1...1_048_576),
+    ],
+    run: { parsed, io in
+      var options = Options()
+      options.duration = parsed.integer("--duration") ?? options.duration
+      options.abuseDuration = parsed.integer("--abuse-duration") ?? options.abuseDuration
+      options.connections = parsed.integer("--connections") ?? options.connections
+      options.threads = parsed.integer("--threads") ?? options.threads
+      options.slowloris = parsed.integer("--slowloris") ?? options.slowloris
+      options.slowlorisInterval = parsed.integer("--slowloris-interval") ?? options.slowlorisInterval
+      options.descriptorLimit = parsed.integer("--descriptor-limit")
+      return await run(options, io: io)
+    })
 
   struct Options {
     var duration = 60
@@ -40,15 +67,7 @@ enum SoakBenchmark {
     var descriptorLimit: Int?
   }
 
-  static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-    if arguments.contains("--help") || arguments.contains("-h") {
-      io.writeOutput(help)
-      return ExitStatus.success
-    }
-    guard let options = parse(arguments) else {
-      io.writeError("canary-bench soak: bad arguments; see 'canary-bench soak --help'\n")
-      return ExitStatus.usage
-    }
+  static func run(_ options: Options, io: CommandIO) async -> Int32 {
     guard let wrkPath = ServeBenchmarkTools.find("wrk") else {
       io.writeOutput("canary-bench soak: skipped, wrk is not installed (apt-get install -y wrk)\n")
       return ExitStatus.success
@@ -168,26 +187,6 @@ enum SoakBenchmark {
       }
     #endif
     return Bundle.main.executablePath
-  }
-
-  static func parse(_ arguments: [String]) -> Options? {
-    var options = Options()
-    var index = 0
-    while index < arguments.count {
-      guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value >= 0 else { return nil }
-      switch arguments[index] {
-      case "--duration" where value > 0: options.duration = value
-      case "--abuse-duration": options.abuseDuration = value
-      case "--connections" where value > 0: options.connections = value
-      case "--threads" where value > 0: options.threads = value
-      case "--slowloris": options.slowloris = value
-      case "--slowloris-interval" where value > 0: options.slowlorisInterval = value
-      case "--descriptor-limit" where value > 0: options.descriptorLimit = value
-      default: return nil
-      }
-      index += 2
-    }
-    return options
   }
 
   /// `canary serve` in a child process, with a small manifest and its record in `directory`.

@@ -38,7 +38,10 @@ struct ScanBaselineTriage {
   init(_ report: LeakReport, baseline: LeakBaseline, root: String) {
     let triage = KnownLeakTriage(
       report, knownLeaks: baseline.knownLeaks, sourceName: { Self.sourceName($0.source, root: root) })
-    remaining = triage.remaining
+    var remaining = triage.remaining
+    // A scan is a whole run: an entry it did not match is stale, and SARIF says `absent`.
+    remaining.baseline = BaselineUse(triage, entryCount: baseline.knownLeaks.count, coversWholeRun: true)
+    self.remaining = remaining
     stale = triage.absent
     uncoveredOmissions = triage.uncoveredOmissions
     var lines: [String] = []
@@ -46,7 +49,7 @@ struct ScanBaselineTriage {
     lines.append(
       "baseline: \(baselined) finding\(baselined == 1 ? "" : "s") baselined by"
         + " \(triage.matched.count - stale.count) of \(baseline.knownLeaks.count) entries;"
-        + " \(triage.remaining.findings.count) new")
+        + " \(remaining.findings.count) new")
     lines += triage.knownMessages.map { "baselined " + $0 }
     lines += stale.map {
       "stale baseline entry (\($0)): no finding matched it; if the leak is fixed, remove the entry"

@@ -88,6 +88,85 @@ import Testing
     #expect(await run(options + ["--fail-on-stale", log]).status == ExitStatus.leaks)
   }
 
+  /// The `baselineState` of each result of a SARIF text.
+  func baselineStates(_ sarif: String) throws -> [String?] {
+    let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
+    let results = try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+    return results.map { $0["baselineState"] as? String }
+  }
+
+  @Test func scanSARIFMarksNewLeaksAndStaleEntriesAbsent() async throws {
+    let (workspace, baseline) = try await baselined()
+    defer { workspace.remove() }
+    let log = try workspace.write("logs/app.log", "start\n" + Self.otherLine)
+    let scan = await run([
+      "scan", "--manifest", workspace.manifest, "--baseline", baseline, "--root", workspace.root.path,
+      "--format", "sarif", log,
+    ])
+    #expect(scan.status == ExitStatus.leaks)
+    #expect(try baselineStates(scan.output) == ["new", "absent"])
+    #expect(scan.output.contains("\"kind\" : \"pass\""))
+    #expect(scan.output.contains("\"uri\" : \"logs/app.log\""), "the stale entry points at its file")
+    // Twin: without a baseline, no state at all.
+    let plain = await run(["scan", "--manifest", workspace.manifest, "--format", "sarif", log])
+    #expect(try baselineStates(plain.output) == [nil])
+  }
+
+  /// A folder of one test run's SARIF reports, judged against `entries` as Configuration.knownLeaks does.
+  func reportFolder(_ workspace: ScanWorkspace, entries: [KnownLeak]?) throws -> String {
+    let directory = workspace.path("reports")
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let finding = LeakFinding(
+      canary: ScanWorkspace.canary, encoding: "raw", source: "memory-log", line: 1, column: 1, offset: 0,
+      excerpt: ScanWorkspace.canary.value)
+    var report = LeakReport(
+      title: "LoginTests.login()", canaries: [ScanWorkspace.canary], findings: [finding])
+    if let entries { report.baseline = BaselineUse(report, knownLeaks: entries, coversWholeRun: false) }
+    try report.rendered(as: .sarif).write(to: URL(fileURLWithPath: directory + "/login.sarif"))
+    return directory
+  }
+
+  @Test func reportStaleListsEntriesNoTestOfTheRunMatched() async throws {
+    let workspace = try ScanWorkspace()
+    defer { workspace.remove() }
+    let matched = KnownLeak(location: ScanWorkspace.canary.location, source: "memory-log", reason: "r1")
+    let gone = KnownLeak(location: ScanWorkspace.other.location, source: "stdout", reason: "fixed in 2.3")
+    let file = workspace.path("baseline.json")
+    try LeakBaseline(knownLeaks: [matched, gone]).jsonData().write(to: URL(fileURLWithPath: file))
+    let reports = try reportFolder(workspace, entries: [matched, gone])
+    let stale = await run(["report", "stale", reports, "--baseline", file])
+    #expect(stale.status == ExitStatus.leaks, "\(stale.error)")
+    #expect(
+      stale.output.contains(
+        "stale baseline entry (\(gone.baselineKey)): no report matched it; accepted because: fixed in 2.3"))
+    #expect(!stale.output.contains(matched.baselineKey))
+    #expect(stale.output.contains("1 of 2 baseline entries matched nothing in 1 reports"))
+    // The merged log for code scanning carries it as absent.
+    let merged = await run(["report", "merge", reports, "-b", file])
+    #expect(merged.status == ExitStatus.success, "\(merged.error)")
+    #expect(try baselineStates(merged.output) == ["unchanged", "absent"])
+    // Twin: a baseline whose every entry matched passes.
+    try LeakBaseline(knownLeaks: [matched]).jsonData().write(to: URL(fileURLWithPath: file))
+    let fresh = await run(["report", "stale", reports, "-b", file])
+    #expect(fresh.status == ExitStatus.success, "\(fresh.output)\(fresh.error)")
+    #expect(fresh.error.contains("warning: the reports used baselines of 2 entries; this one has 1"))
+  }
+
+  @Test func reportStaleWithoutAnyBaselinedReportIsInconclusive() async throws {
+    let workspace = try ScanWorkspace()
+    defer { workspace.remove() }
+    let file = workspace.path("baseline.json")
+    try LeakBaseline(knownLeaks: [KnownLeak(source: "stdout", reason: "r")]).jsonData().write(
+      to: URL(fileURLWithPath: file))
+    let reports = try reportFolder(workspace, entries: nil)
+    let result = await run(["report", "stale", reports, "-b", file])
+    #expect(result.status == ExitStatus.usage)
+    #expect(result.error.contains("was judged against a baseline"))
+    let missing = await run(["report", "stale", reports])
+    #expect(missing.status == ExitStatus.usage)
+    #expect(missing.error.contains("missing --baseline FILE"))
+  }
+
   @Test func malformedBaselinesAreErrorsNeverIgnored() async throws {
     let workspace = try ScanWorkspace()
     defer { workspace.remove() }

@@ -97,6 +97,50 @@ import Testing
     #expect(wrong.error.contains("did you mean 'scan'?"))
   }
 
+  /// `scan`, `scan-gzip`, `serve` and `soak` declare their options: generated help naming each,
+  /// and errors naming the bad argument before anything is measured.
+  @Test func everyBenchmarkDeclaresItsOptions() throws {
+    let canary = try #require(
+      CanaryExecutableLookup.shared.url, "\(CanaryExecutableLookup.shared.explanation)")
+    let bench = canary.deletingLastPathComponent().appendingPathComponent("canary-bench")
+    try #require(FileManager.default.isExecutableFile(atPath: bench.path), "no canary-bench at \(bench.path)")
+    let declared = [
+      "scan": [
+        "--size MB", "--counts LIST", "--repeat N", "--no-rg", "--no-hyperscan", "--hyperscan-script PATH",
+        "--keep",
+      ],
+      "scan-gzip": ["--size MB", "--count N", "--repeat N", "--keep"],
+      "serve": ["--duration D", "--threads N", "--connections N", "--requests N", "--no-record"],
+      "soak": [
+        "--duration SECONDS", "--abuse-duration SECONDS", "--connections N", "--threads N", "--slowloris N",
+        "--slowloris-interval SECONDS", "--descriptor-limit N",
+      ],
+    ]
+    for (name, options) in declared {
+      let help = try Self.run(bench, [name, "--help"])
+      #expect(help.status == 0, "\(name) --help: \(help.error)")
+      #expect(help.output.hasPrefix("OVERVIEW: "), "\(name): generated help")
+      for option in options { #expect(help.output.contains(option), "\(name) --help lacks \(option)") }
+    }
+    let wrong: [([String], String)] = [
+      (
+        ["scan", "--counts", "3,4"],
+        "canary-bench scan: --counts needs numbers of at least 5, like 10,100,1000, not '3,4'"
+      ),
+      (["scan-gzip", "--count", "5"], "canary-bench scan-gzip: --count needs a number from 6 to"),
+      (["serve", "--duraton", "5s"], "unknown option '--duraton'; did you mean '--duration'?"),
+      (["serve", "--duration", "soon"], "--duration needs a length such as 10s or 1m, not 'soon'"),
+      (["soak", "--threads", "x"], "canary-bench soak: --threads needs a number from 1 to 1024, not 'x'"),
+      (["soak", "--slowloris"], "--slowloris"),
+    ]
+    for (words, message) in wrong {
+      let result = try Self.run(bench, words)
+      #expect(result.status == 2, "\(words) exited \(result.status)")
+      #expect(result.error.contains(message), "\(words): \(result.error)")
+      #expect(result.output.isEmpty, "\(words) measured something: \(result.output)")
+    }
+  }
+
   static func run(_ executable: URL, _ arguments: [String]) throws -> (
     status: Int32, output: String, error: String
   ) {

@@ -49,7 +49,9 @@ extension LeakReport {
     return subtitle
   }
 
-  /// The most rows the grid shows before it keeps only the rows with something to say.
+  /// The most rows the grid shows as one table; a larger grid is split into one collapsed
+  /// section per location family, each headed by its counts, showing only the rows with
+  /// something to say.
   static let htmlMatrixFullRows = 40
 
   private func htmlMatrix() -> [String] {
@@ -57,24 +59,102 @@ extension LeakReport {
     guard !matrix.rows.isEmpty else {
       return ["<h2>Planted locations &times; sources</h2>", "<p>No canary was planted.</p>"]
     }
-    // A large matrix shows the rows that leaked or were not delivered; the rest are counted.
-    let rows =
-      matrix.rows.count <= Self.htmlMatrixFullRows
-      ? matrix.rows
-      : matrix.rows.filter { row in row.delivery == .undelivered || row.cells.contains { !$0.isEmpty } }
-    let leakedRows = matrix.rows.filter { $0.cells.contains { !$0.isEmpty } }.count
+    let leakedRows = matrix.rows.filter(\.hasLeak).count
+    let undeliveredRows = matrix.rows.filter { $0.delivery == .undelivered }.count
+    var counts =
+      "\(count(matrix.rows.count, "location")), \(leakedRows) leaked, \(count(matrix.columns.count, "source"))"
+    if undeliveredRows > 0 { counts += ", \(undeliveredRows) undelivered" }
     var html = [
       "<details class=\"section\" open>",
-      "<summary><h2>Planted locations &times; sources</h2> <span class=\"count\">"
-        + "\(count(matrix.rows.count, "location")), \(leakedRows) leaked, \(count(matrix.columns.count, "source"))"
-        + "</span></summary>",
+      "<summary><h2>Planted locations &times; sources</h2> <span class=\"count\">\(counts)</span></summary>",
+    ]
+    var hidden = 0
+    if matrix.rows.count <= Self.htmlMatrixFullRows {
+      html += htmlMatrixTable(matrix, rows: matrix.rows)
+    } else {
+      // One collapsed section per family: its counts first, then only the rows that leaked or
+      // were not delivered; the others are counted.
+      html.append("<div class=\"matrix-groups\">")
+      for (family, rows) in Self.rowsByFamily(matrix.rows) {
+        let shown = rows.filter { $0.hasLeak || $0.delivery == .undelivered }
+        hidden += rows.count - shown.count
+        html.append(
+          "<details class=\"matrix-family\"><summary>\(htmlFamilyTally(family, rows, matrix.columns))</summary>"
+        )
+        if !shown.isEmpty { html += htmlMatrixTable(matrix, rows: shown, family: family) }
+        if shown.count < rows.count {
+          html.append(
+            "<p class=\"legend family-rest\">\(count(rows.count - shown.count, "location")) of this family"
+              + " delivered and found nowhere (not listed).</p>")
+        }
+        html.append("</details>")
+      }
+      html.append("</div>")
+    }
+    var legend =
+      "<p class=\"legend\">Cells:<span style=\"background:#c62828\"></span>leaked (encodings named)"
+      + "<span style=\"background:#edf7ee;border:1px solid #2e7d32\"></span>nothing found"
+      + "<span style=\"background:#eceff1;border:1px solid #9aa0a6\"></span>source heard nothing"
+    if hidden > 0 {
+      legend += " &middot; \(count(hidden, "more location")) delivered and found nowhere (not shown)"
+    }
+    if matrix.omittedCleanSources > 0 {
+      legend +=
+        " &middot; \(count(matrix.omittedCleanSources, "more source")) heard the run and held no canary"
+    }
+    html += [legend + "</p>", "</details>"]
+    return html
+  }
+
+  /// The rows grouped by location family, families in order of their first row.
+  private static func rowsByFamily(_ rows: [ReportMatrix.Row]) -> [(String, [ReportMatrix.Row])] {
+    var order: [String] = []
+    var members: [String: [ReportMatrix.Row]] = [:]
+    for row in rows {
+      let family = row.location.family
+      if members[family] == nil { order.append(family) }
+      members[family, default: []].append(row)
+    }
+    return order.map { ($0, members[$0] ?? []) }
+  }
+
+  /// A family's summary, counts first: leaked of planted, the family, undelivered, then how many
+  /// of its locations leaked into each source (on a phone only how many sources).
+  private func htmlFamilyTally(_ family: String, _ rows: [ReportMatrix.Row], _ columns: [ReportMatrix.Column])
+    -> String
+  {
+    let leaked = rows.filter(\.hasLeak).count
+    var tally =
+      "<span class=\"tally \(leaked > 0 ? "leaked" : "none")\">\(leaked)/\(rows.count) leaked</span>"
+      + " <code class=\"family\">\(Self.breakable(family))</code>"
+    let undelivered = rows.filter { $0.delivery == .undelivered }.count
+    if undelivered > 0 { tally += " <span class=\"tally-warn\">\(undelivered) undelivered</span>" }
+    var perSource: [String] = []
+    for (index, column) in columns.enumerated() {
+      let hits = rows.filter { !$0.cells[index].isEmpty }.count
+      if hits > 0 { perSource.append("\(Self.breakable(column.name))&nbsp;\(hits)") }
+    }
+    if !perSource.isEmpty {
+      tally +=
+        " <span class=\"count per-source\">into \(perSource.joined(separator: ", "))</span>"
+        + "<span class=\"count phone-only\">into \(count(perSource.count, "source"))</span>"
+    }
+    return tally
+  }
+
+  /// One table of the grid: a sticky location column whose names break only before `.` and
+  /// `[`, the delivery (a badge inside the location on a phone), and a cell per source.
+  private func htmlMatrixTable(_ matrix: ReportMatrix, rows: [ReportMatrix.Row], family: String? = nil)
+    -> [String]
+  {
+    var html = [
       "<div class=\"scroll\">", "<table class=\"matrix\">",
-      "<thead><tr><th class=\"location\">Location</th><th>Delivery</th>",
+      "<thead><tr><th class=\"location\">Location</th><th class=\"delivery\">Delivery</th>",
     ]
     for column in matrix.columns {
       let badge =
         column.status == .heard ? "" : " <span class=\"badge\">\(column.status.label)</span>"
-      html.append("<th>\(column.name.markupEscaped)\(badge)</th>")
+      html.append("<th>\(Self.breakable(column.name))\(badge)</th>")
     }
     html.append("</tr></thead>")
     html.append("<tbody>")
@@ -85,9 +165,11 @@ extension LeakReport {
         case .undelivered: ("undelivered", "undelivered")
         case .unchecked: ("unchecked", "not checked")
         }
+      let phoneBadge =
+        row.delivery == .undelivered ? " <span class=\"badge phone-only\">undelivered</span>" : ""
       var cells = [
-        "<th scope=\"row\" class=\"location\">\(row.location.description.markupEscaped)</th>",
-        "<td class=\"\(deliveryClass)\">\(deliveryText)</td>",
+        "<th scope=\"row\" class=\"location\">\(Self.locationMarkup(row.location, family: family))\(phoneBadge)</th>",
+        "<td class=\"delivery \(deliveryClass)\">\(deliveryText)</td>",
       ]
       for (column, encodings) in zip(matrix.columns, row.cells) {
         if !encodings.isEmpty {
@@ -102,22 +184,34 @@ extension LeakReport {
       html.append("<tr>" + cells.joined() + "</tr>")
     }
     html += ["</tbody>", "</table>", "</div>"]
-    var legend =
-      "<p class=\"legend\">Cells:<span style=\"background:#c62828\"></span>leaked (encodings named)"
-      + "<span style=\"background:#edf7ee;border:1px solid #2e7d32\"></span>nothing found"
-      + "<span style=\"background:#eceff1;border:1px solid #9aa0a6\"></span>source heard nothing"
-    if rows.count < matrix.rows.count {
-      legend +=
-        " &middot; \(count(matrix.rows.count - rows.count, "more location")) delivered and found nowhere"
-        + " (not shown)"
-    }
-    if matrix.omittedCleanSources > 0 {
-      legend +=
-        " &middot; \(count(matrix.omittedCleanSources, "more source")) heard the run and held no canary"
-    }
-    html += [legend + "</p>", "</details>"]
     return html
   }
+
+  /// A row's location; within its family's section, a name that is the family then `[…]` shows
+  /// the family in a span that a phone hides (the section's summary names it).
+  private static func locationMarkup(_ location: CanaryLocation, family: String?) -> String {
+    let name = location.description
+    guard let family, name.hasPrefix(family + "[") else { return breakable(name) }
+    return "<span class=\"family-prefix\">\(breakable(family))</span><wbr>"
+      + breakable(String(name.dropFirst(family.count)))
+  }
+
+  /// `name` escaped, with a line-break opportunity (`<wbr>`) before each `.`, `[`, `/` and `:`
+  /// after the first character, so that a narrow column breaks `request.header[X-Token]` between
+  /// its parts instead of inside them.
+  static func breakable(_ name: String) -> String {
+    var html = ""
+    for (offset, character) in name.enumerated() {
+      if offset > 0, character == "." || character == "[" || character == "/" || character == ":" {
+        html += "<wbr>"
+      }
+      html += String(character).markupEscaped
+    }
+    return html
+  }
+
+  /// The most listed findings whose groups open expanded; a longer list opens collapsed.
+  static let htmlOpenFindingsLimit = 30
 
   private func htmlFindings(_ groups: HTMLFindingGroups) -> [String] {
     guard !findings.isEmpty else { return ["<h2>Findings</h2>", "<p>No canary was found.</p>"] }
@@ -127,10 +221,12 @@ extension LeakReport {
     var html = ["<h2 id=\"findings\">Findings (\(heading))</h2>"]
     html += htmlFilters(groups)
     var marker = HTMLExcerptMarker()
+    // A long list opens collapsed: each family's summary carries its counts.
+    let openGroups = listed <= Self.htmlOpenFindingsLimit
     html.append("<div class=\"groups\">")
     for family in groups.groups {
       html.append(
-        "<details class=\"family-group f-\(family.familyIndex)\" open><summary><code>"
+        "<details class=\"family-group f-\(family.familyIndex)\"\(openGroups ? " open" : "")><summary><code>"
           + "\(family.family.markupEscaped)</code> <span class=\"count\">\(count(family.count, "finding"))"
           + " in \(count(family.sinks.count, "sink"))</span></summary>")
       for sink in family.sinks {

@@ -23,6 +23,7 @@ enum HTMLStyle {
     .location { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
       font-size: 12.5px; font-weight: 400; white-space: nowrap; position: sticky; left: 0;
       background: #fff; z-index: 1; box-shadow: 1px 0 0 var(--line); }
+    .location wbr { display: none; }
     thead th.location { background: #eef0f3; font-weight: 600; z-index: 2; }
     table.matrix th:nth-child(2), table.matrix td:nth-child(2) { width: 1%; white-space: nowrap; }
     td.cell { text-align: center; min-width: 90px; border-left: 2px solid #fff; }
@@ -79,12 +80,33 @@ enum HTMLStyle {
     code.where { font-weight: 600; }
     pre.excerpt mark { background: #ffd54f; color: #1f2328; border-radius: 2px; padding: 0 1px;
       font-weight: 700; }
+    .matrix-groups { display: grid; grid-template-columns: minmax(0, 1fr); gap: 6px; }
+    details.matrix-family { background: #fff; border: 1px solid var(--line); border-radius: 8px;
+      min-width: 0; }
+    .per-source { display: block; margin: 1px 0 0 1.2em; }
+    details.matrix-family > summary { padding: 6px 10px; overflow-wrap: anywhere; }
+    details.matrix-family[open] > summary { border-bottom: 1px solid var(--line); }
+    details.matrix-family .scroll { border: 0; border-radius: 0 0 8px 8px; }
+    details.matrix-family .family-rest { margin: 4px 10px 6px; }
+    .tally { display: inline-block; min-width: 7.5em; font-weight: 600; font-variant-numeric: tabular-nums; }
+    .tally.leaked { color: var(--leak); }
+    .tally.none { color: var(--ok); }
+    .tally-warn { color: var(--warn); font-weight: 600; }
+    code.family { font-weight: 600; }
+    .phone-only { display: none; }
     @media (max-width: 640px) {
       body { padding: 12px 10px 32px; }
       h1 { font-size: 18px; }
       .verdict { font-size: 15px; padding: 10px 12px; }
-      .location { white-space: normal; overflow-wrap: anywhere; min-width: 9em; max-width: 45vw; }
-      td.cell { min-width: 64px; }
+      .location { white-space: normal; overflow-wrap: break-word; min-width: 8em; max-width: 58vw; }
+      td.cell { min-width: 56px; padding: 4px 6px; }
+      th, td { padding: 4px 6px; }
+      .delivery { display: none; }
+      .phone-only { display: inline-block; margin-left: 4px; }
+      .per-source, .matrix-family .family-prefix { display: none; }
+      .location wbr { display: inline; }
+      .tally { min-width: 0; }
+      details.matrix-family > summary { padding: 6px 8px; }
       details.sink-group { margin-left: 4px; }
       ol.findings li { padding: 8px 10px; }
       form.filters fieldset { max-height: 72px; }

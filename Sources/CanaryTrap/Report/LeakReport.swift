@@ -22,6 +22,9 @@ public struct LeakReport: Sendable, Hashable {
   /// When, how long and where the run happened, when known; JUnit output uses the rendering
   /// time on this machine otherwise.
   public var run: ReportRun?
+  /// The baseline the run was judged against and which of its entries matched, when one was in
+  /// use (``CanaryTrap/Configuration/knownLeaks`` or `canary scan --baseline`).
+  public var baseline: BaselineUse?
 
   /// Creates a report.
   public init(

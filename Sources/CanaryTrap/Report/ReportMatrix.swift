@@ -14,6 +14,9 @@ struct ReportMatrix {
     var delivery: Delivery
     /// The encodings found, per column, in order of first finding.
     var cells: [[String]]
+
+    /// Whether any source held this location's canary.
+    var hasLeak: Bool { cells.contains { !$0.isEmpty } }
   }
 
   /// One source.

@@ -4,7 +4,7 @@ struct SARIFLog: Codable {
   /// The version code scanning shows for the tool.
   static let toolVersion = CanaryTrapVersion.current
   /// Where a reader of an alert learns what CanaryTrap is.
-  static let informationURI = ProjectHome.url
+  static let informationURI = ProjectHome.informationURI
 
   var schema = schemaURI
   var version = "2.1.0"
@@ -88,7 +88,12 @@ struct SARIFLog: Codable {
   struct Result: Codable {
     var ruleId: String
     var ruleIndex: Int
+    /// §3.27.9: absent (a failure) for a leak; `pass` for a baseline entry nothing matched.
+    var kind: String? = nil
     var level = "error"
+    /// §3.27.24, on every result when a baseline was in use: `new` (no entry accepts it),
+    /// `unchanged` (an entry accepts it) or `absent` (an entry that matched nothing).
+    var baselineState: String? = nil
     var message: Message
     var locations: [Location]
     var partialFingerprints: [String: String]
@@ -131,8 +136,61 @@ struct SARIFLog: Codable {
     var canaryShape: String?
     var encoding: String
     var source: String
-    var sourceLine: Int
-    var sourceColumn: Int
-    var excerpt: String
+    var sourceLine: Int?
+    var sourceColumn: Int?
+    var excerpt: String?
+    /// The baseline entry (``KnownLeak/baselineKey``) that accepts the result or matched nothing.
+    var baselineEntry: String? = nil
+    /// Why the baseline accepts it, as the entry says.
+    var baselineReason: String? = nil
+  }
+}
+
+extension SARIFLog {
+  /// The rule of baseline entries that matched nothing.
+  static let staleRuleID = "canary-baseline/stale-entry"
+
+  /// A passing rule: an accepted leak that no longer occurs, whose entry can go.
+  static let staleRule = Rule(
+    id: staleRuleID, name: "StaleBaselineEntry",
+    shortDescription: .init(text: "A baseline entry matched no leak"),
+    fullDescription: .init(
+      text:
+        "A leak the baseline accepts did not occur anywhere in the run: the code no longer leaks there,"
+        + " or the test that found it did not run."),
+    help: .init(text: "Remove the entry from the baseline so that the leak cannot come back unnoticed."),
+    defaultConfiguration: .init(level: "none"),
+    properties: .init(
+      tags: ["canary-trap", "baseline"], problemSeverity: "recommendation", securitySeverity: "0.0"))
+
+  /// The `absent` result (§3.27.24) of `entry`: kind `pass`, level `none` (§3.27.9 requires
+  /// `none` for a kind other than `fail`), located at `site`, else at the entry's source file,
+  /// else at `sink://baseline`.
+  static func absentResult(for entry: KnownLeak, ruleIndex: Int, site: String?) -> Result {
+    let uri = site ?? entry.source.map { SARIFPath.uri(for: $0) } ?? SARIFPath.sinkURI(for: "baseline")
+    var logical: [LogicalLocation] = []
+    if let location = entry.location?.description {
+      logical.append(.init(name: nil, fullyQualifiedName: location, kind: "member"))
+    }
+    if let source = entry.source {
+      logical.append(.init(name: nil, fullyQualifiedName: source, kind: "resource"))
+    }
+    return Result(
+      ruleId: staleRuleID, ruleIndex: ruleIndex, kind: "pass", level: "none", baselineState: "absent",
+      message: .init(
+        text:
+          "Baseline entry (\(entry.baselineKey)) matched no finding in this run; if the leak is fixed,"
+          + " remove the entry" + (entry.reason.map { " (accepted because: \($0))" } ?? "") + "."),
+      locations: [
+        .init(
+          physicalLocation: .init(
+            artifactLocation: .init(uri: uri), region: .init(startLine: 1, startColumn: 1)),
+          logicalLocations: logical.isEmpty ? nil : logical)
+      ],
+      partialFingerprints: ["canaryBaseline/v1": StableHash.fnv1a64Hex(entry.baselineKey)],
+      properties: .init(
+        canaryLocation: entry.location?.description ?? "*", canaryShape: nil, encoding: entry.encoding ?? "*",
+        source: entry.source ?? "*", sourceLine: nil, sourceColumn: nil, excerpt: nil,
+        baselineEntry: entry.baselineKey, baselineReason: entry.reason))
   }
 }

@@ -13,8 +13,50 @@ package enum SARIFMerge {
   package static let maxFiles = 10_000
 
   /// Every `*.sarif` file directly in `directory`, sorted by name, merged into one SARIF log whose
-  /// single run has `automationDetails.id` `CATEGORY/` and every result, rule and notification.
-  package static func merge(directory: URL, category: String = "canarytrap") throws -> Data {
+  /// single run has `automationDetails.id` `CATEGORY/` and every result, rule and notification;
+  /// with `baseline`, each of its entries that no report matched becomes an `absent` result.
+  package static func merge(directory: URL, category: String = "canarytrap", baseline: [KnownLeak]? = nil)
+    throws -> Data
+  {
+    let logs = try readLogs(directory: directory)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(merged(logs, category: category, baseline: baseline))
+  }
+
+  /// What a folder of reports says about a baseline across the whole run they come from.
+  package struct BaselineCheck: Sendable {
+    /// How many SARIF reports the folder holds.
+    package var reports: Int
+    /// How many of them were judged against a baseline.
+    package var reportsUsingBaseline: Int
+    /// The entry counts those reports name (one value when they all used the same baseline).
+    package var entryCounts: Set<Int>
+    /// The entries of the baseline that no report's findings matched, in the baseline's order.
+    package var stale: [KnownLeak]
+  }
+
+  /// Which entries of `baseline` matched no finding in any SARIF report in `directory`.
+  package static func check(directory: URL, baseline: [KnownLeak]) throws -> BaselineCheck {
+    let logs = try readLogs(directory: directory)
+    let runs = logs.flatMap(\.runs)
+    let using = runs.filter { $0.properties["baselineEntries"] != nil }
+    let matched = matchedEntryKeys(runs)
+    return BaselineCheck(
+      reports: logs.count, reportsUsingBaseline: using.count,
+      entryCounts: Set(using.compactMap { $0.properties["baselineEntries"].flatMap { Int($0) } }),
+      stale: baseline.filter { !matched.contains($0.baselineKey) })
+  }
+
+  /// The keys of the baseline entries that accepted at least one result of `runs`.
+  static func matchedEntryKeys(_ runs: [SARIFLog.Run]) -> Set<String> {
+    Set(
+      runs.flatMap(\.results).filter { $0.baselineState == "unchanged" }.compactMap(
+        \.properties.baselineEntry))
+  }
+
+  /// Every `*.sarif` file directly in `directory`, sorted by name, decoded.
+  static func readLogs(directory: URL) throws -> [SARIFLog] {
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -38,14 +80,12 @@ package enum SARIFMerge {
         throw Failure(description: "\(name) is not a CanaryTrap SARIF log: \(error)")
       }
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return try encoder.encode(merged(logs, category: category))
+    return logs
   }
 
   /// The logs' runs as one run: rules deduplicated by id (results re-indexed), fingerprints kept
   /// unique, every notification kept, the run successful only when every run was.
-  static func merged(_ logs: [SARIFLog], category: String) -> SARIFLog {
+  static func merged(_ logs: [SARIFLog], category: String, baseline: [KnownLeak]? = nil) -> SARIFLog {
     var rules: [SARIFLog.Rule] = []
     var ruleIndex: [String: Int] = [:]
     var results: [SARIFLog.Result] = []
@@ -53,12 +93,25 @@ package enum SARIFMerge {
     var notifications: [SARIFLog.Notification] = []
     var successful = true
     var verdicts: [String] = []
-    for run in logs.flatMap(\.runs) {
+    // An entry is absent from the run only when no report matched it: per-report `absent`
+    // results of entries another report matched are dropped, and each absent entry kept once.
+    let allRuns = logs.flatMap(\.runs)
+    let matchedKeys = matchedEntryKeys(allRuns)
+    let usesBaseline = baseline != nil || allRuns.contains { $0.properties["baselineEntries"] != nil }
+    var absentKeys = Set<String>()
+    for run in allRuns {
       for rule in run.tool.driver.rules where ruleIndex[rule.id] == nil {
         ruleIndex[rule.id] = rules.count
         rules.append(rule)
       }
       for var result in run.results {
+        if result.baselineState == "absent" {
+          guard let key = result.properties.baselineEntry, !matchedKeys.contains(key),
+            absentKeys.insert(key).inserted
+          else { continue }
+        }
+        // §3.27.24: once any result has a baseline state, every result has one.
+        if usesBaseline && result.baselineState == nil { result.baselineState = "new" }
         result.ruleIndex = ruleIndex[result.ruleId] ?? 0
         for (key, value) in result.partialFingerprints {
           var unique = value
@@ -77,6 +130,15 @@ package enum SARIFMerge {
       }
       verdicts.append(run.properties["verdict"] ?? "inconclusive")
     }
+    for entry in baseline ?? [] where !matchedKeys.contains(entry.baselineKey) {
+      guard absentKeys.insert(entry.baselineKey).inserted else { continue }
+      if ruleIndex[SARIFLog.staleRuleID] == nil {
+        ruleIndex[SARIFLog.staleRuleID] = rules.count
+        rules.append(SARIFLog.staleRule)
+      }
+      results.append(
+        SARIFLog.absentResult(for: entry, ruleIndex: ruleIndex[SARIFLog.staleRuleID] ?? 0, site: nil))
+    }
     let verdict =
       verdicts.contains("leaky") ? "leaky" : verdicts.allSatisfy { $0 == "clean" } ? "clean" : "inconclusive"
     let run = SARIFLog.Run(
@@ -90,8 +152,10 @@ package enum SARIFMerge {
       results: results,
       properties: [
         "title": "\(logs.count) CanaryTrap reports", "verdict": verdict,
-        "summary": "\(verdict.uppercased()): \(results.count) leaks in \(logs.count) reports",
-      ])
+        "summary":
+          "\(verdict.uppercased()): \(results.count - absentKeys.count) leaks in \(logs.count) reports"
+          + (absentKeys.isEmpty ? "" : "; \(absentKeys.count) baseline entries matched nothing"),
+      ].merging(baseline.map { ["baselineEntries": String($0.count)] } ?? [:]) { first, _ in first })
     return SARIFLog(runs: [run])
   }
 

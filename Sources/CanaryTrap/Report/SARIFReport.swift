@@ -30,9 +30,21 @@ extension LeakReport {
         _ = sarifRuleIndex(for: finding, numbering: &numbering)
       }
     }
+    // A baseline entry nothing in a whole run matched: an `absent` result, which passes.
+    let absent = baseline?.stale ?? []
+    if listingResults {
+      results += absent.map { sarifAbsentResult(for: $0, numbering: &numbering) }
+    } else if !absent.isEmpty {
+      _ = Self.sarifStaleRuleIndex(numbering: &numbering)
+    }
     let rules = numbering.rules
     let notifications = problems.compactMap(Self.sarifNotification)
     var properties = ["title": title, "verdict": verdict.rawValue, "summary": verdictLine]
+    if let baseline {
+      properties["baselineEntries"] = String(baseline.entryCount)
+      properties["baselineMatchedEntries"] = String(baseline.matched.count)
+      if let stale = baseline.stale { properties["baselineStaleEntries"] = String(stale.count) }
+    }
     if let summary = omittedFindingsSummary {
       properties["leakCount"] = String(totalFindingCount)
       properties["omittedLeaks"] = ([summary] + omittedFindingsLines).joined(separator: "; ")
@@ -75,15 +87,36 @@ extension LeakReport {
     let uses = (numbering.fingerprintUses[fingerprint] ?? 0) + 1
     numbering.fingerprintUses[fingerprint] = uses
     if uses > 1 { fingerprint += ":\(uses)" }
+    let entry = baseline?.entry(accepting: finding)
     return SARIFLog.Result(
-      ruleId: id, ruleIndex: ruleIndex, message: .init(text: finding.message),
+      ruleId: id, ruleIndex: ruleIndex,
+      baselineState: baseline == nil ? nil : entry == nil ? "new" : "unchanged",
+      message: .init(text: finding.message),
       locations: [sarifLocation(for: finding)],
       partialFingerprints: ["canaryLeak/v1": fingerprint],
       properties: .init(
         canaryLocation: finding.canary.location.description,
         canaryShape: finding.canary.shape?.rawValue, encoding: finding.encoding,
         source: finding.source, sourceLine: finding.line, sourceColumn: finding.column,
-        excerpt: finding.excerpt))
+        excerpt: finding.excerpt, baselineEntry: entry?.baselineKey, baselineReason: entry?.reason))
+  }
+
+  /// The rule of `absent` results, numbered when first used.
+  static func sarifStaleRuleIndex(numbering: inout SARIFResultNumbering) -> Int {
+    let id = SARIFLog.staleRuleID
+    if let index = numbering.ruleIndex[id] { return index }
+    numbering.ruleIndex[id] = numbering.rules.count
+    numbering.rules.append(SARIFLog.staleRule)
+    return numbering.rules.count - 1
+  }
+
+  /// The `absent` result of a baseline entry that matched nothing in the whole run.
+  private func sarifAbsentResult(for entry: KnownLeak, numbering: inout SARIFResultNumbering)
+    -> SARIFLog.Result
+  {
+    SARIFLog.absentResult(
+      for: entry, ruleIndex: Self.sarifStaleRuleIndex(numbering: &numbering),
+      site: sourceLocation.map { SARIFPath.uri(for: $0.filePath) })
   }
 
   /// The results encoded together in one piece of `streamSARIF(_:)`.
@@ -104,9 +137,13 @@ extension LeakReport {
     var batch: [SARIFLog.Result] = []
     var first = true
     // Results go out `sarifBatch` at a time: one encoder call each, not one per finding.
+    let absent = baseline?.stale ?? []
     for (index, finding) in findings.enumerated() {
       batch.append(sarifResult(for: finding, numbering: &numbering))
-      guard batch.count == Self.sarifBatch || index == findings.count - 1 else { continue }
+      if index == findings.count - 1 {
+        batch += absent.map { sarifAbsentResult(for: $0, numbering: &numbering) }
+      }
+      guard batch.count >= Self.sarifBatch || index == findings.count - 1 else { continue }
       let elements = try encoder.encode(batch)
       batch.removeAll(keepingCapacity: true)
       // `[\n  {…},\n  {…}\n]` at the top level: drop the brackets, indent to the depth of `results`.

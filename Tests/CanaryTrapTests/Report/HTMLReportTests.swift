@@ -126,11 +126,100 @@ import Testing
       sources: [ScannedSource(name: "app.log", bytes: 9)],
       deliveries: deliveries)
     let page = html(report)
-    #expect(page.contains("<th scope=\"row\" class=\"location\">request.header[X-Row-7]</th>"))
-    #expect(page.contains("<th scope=\"row\" class=\"location\">request.header[X-Row-9]</th>"))
-    #expect(!page.contains("request.header[X-Row-8]</th>"))
+    let prefix = "<span class=\"family-prefix\">request<wbr>.header</span>"
+    #expect(page.contains("<th scope=\"row\" class=\"location\">\(prefix)<wbr>[X-Row-7]</th>"))
+    #expect(
+      page.contains(
+        "<th scope=\"row\" class=\"location\">\(prefix)<wbr>[X-Row-9]"
+          + " <span class=\"badge phone-only\">undelivered</span></th>"))
+    #expect(!page.contains("[X-Row-8]</th>"))
     #expect(page.contains("58 more locations delivered and found nowhere (not shown)"))
-    #expect(page.contains("60 locations, 1 leaked, 1 source"))
+    #expect(page.contains("60 locations, 1 leaked, 1 source, 1 undelivered"))
+  }
+
+  /// 90 locations in three families: one collapsed section each, its counts before its name.
+  private var threeFamilies: LeakReport {
+    let canaries = (0..<90).map { index in
+      let location: CanaryLocation =
+        switch index % 3 {
+        case 0: .requestHeader("X-Row-\(index)")
+        case 1: .requestURL(.query("sig\(index)"))
+        default: .responseHeader("token\(index)")
+        }
+      return Canary(value: "cnryHTMLfam\(String(format: "%08d", index))", location: location)
+    }
+    let leaks = [0, 3, 6, 1].map { index in
+      LeakFinding(
+        canary: canaries[index], encoding: "raw", source: index == 1 ? "stdout" : "app.log", line: 1,
+        column: 1, offset: 0, excerpt: canaries[index].value)
+    }
+    var deliveries = canaries.map { CanaryDelivery(canary: $0, status: .delivered) }
+    deliveries[2].status = .undelivered(reason: "never sent")
+    return LeakReport(
+      title: "families", canaries: canaries, findings: leaks,
+      sources: [ScannedSource(name: "app.log", bytes: 9), ScannedSource(name: "stdout", bytes: 9)],
+      deliveries: deliveries)
+  }
+
+  @Test func aLargeGridCollapsesIntoOneSectionPerFamilyWithItsCountsFirst() {
+    let page = html(threeFamilies)
+    #expect(page.components(separatedBy: "<details class=\"matrix-family\">").count - 1 == 3)
+    #expect(!page.contains("<details class=\"matrix-family\" open>"), "families open collapsed")
+    #expect(
+      page.contains(
+        "<summary><span class=\"tally leaked\">3/30 leaked</span> <code class=\"family\">request<wbr>.header</code>"
+          + " <span class=\"count per-source\">into app<wbr>.log&nbsp;3</span>"
+          + "<span class=\"count phone-only\">into 1 source</span></summary>"))
+    #expect(
+      page.contains(
+        "<span class=\"tally none\">0/30 leaked</span> <code class=\"family\">response<wbr>.header</code>"
+          + " <span class=\"tally-warn\">1 undelivered</span></summary>"))
+    #expect(page.contains("<span class=\"tally leaked\">1/30 leaked</span>"))
+    #expect(page.contains("27 locations of this family delivered and found nowhere (not listed)."))
+    #expect(page.contains("29 locations of this family delivered and found nowhere (not listed)."))
+    #expect(page.contains("85 more locations delivered and found nowhere (not shown)"))
+    // Only rows with something to say: the 4 leaked and the undelivered one.
+    #expect(page.components(separatedBy: "<th scope=\"row\"").count - 1 == 5)
+  }
+
+  @Test func aSmallGridStaysOneTableWithEveryRow() {
+    var report = threeFamilies
+    report.canaries = Array(report.canaries.prefix(HTMLReportTests.smallGridRows))
+    report.deliveries = Array(report.deliveries.prefix(HTMLReportTests.smallGridRows))
+    #expect(report.canaries.count == LeakReport.htmlMatrixFullRows)
+    let page = html(report)
+    #expect(!page.contains("matrix-family\">"))
+    #expect(page.components(separatedBy: "<th scope=\"row\"").count - 1 == LeakReport.htmlMatrixFullRows)
+    #expect(page.contains("<th scope=\"row\" class=\"location\">request<wbr>.header<wbr>[X-Row-0]</th>"))
+  }
+
+  private static let smallGridRows = LeakReport.htmlMatrixFullRows
+
+  @Test func locationNamesBreakOnlyBetweenTheirPartsAndOnlyOnAPhone() throws {
+    #expect(LeakReport.breakable("request.header[X-Row-7]") == "request<wbr>.header<wbr>[X-Row-7]")
+    #expect(LeakReport.breakable("redirect[2].location") == "redirect<wbr>[2]<wbr>.location")
+    #expect(LeakReport.breakable(".a<b>&c") == ".a&lt;b&gt;&amp;c", "no break first, escaped")
+    #expect(LeakReport.breakable("file:logs/app.log") == "file<wbr>:logs<wbr>/app<wbr>.log")
+    // Chromium breaks at <wbr> even in `nowrap`, so wide screens switch the breaks off.
+    let css = HTMLStyle.css
+    let phone = try #require(css.range(of: "@media (max-width: 640px)"))
+    #expect(css[..<phone.lowerBound].contains(".location wbr { display: none; }"))
+    #expect(css[phone.lowerBound...].contains(".location wbr { display: inline; }"))
+  }
+
+  @Test func aLongFindingsListOpensCollapsedAndAShortOneOpen() {
+    let canary = Canary(value: "cnryHTMLlong0000001", location: .requestHeader("X-Long"))
+    let findings = (1...(LeakReport.htmlOpenFindingsLimit + 1)).map { line in
+      LeakFinding(
+        canary: canary, encoding: "raw", source: "app.log", line: line, column: 1, offset: line * 20,
+        excerpt: canary.value)
+    }
+    let long = html(LeakReport(title: "long", canaries: [canary], findings: findings))
+    #expect(long.contains("<details class=\"family-group f-0\"><summary>"))
+    #expect(!long.lowercased().contains("<script"))
+    let short = html(
+      LeakReport(title: "short", canaries: [canary], findings: Array(findings.dropLast())))
+    #expect(short.contains("<details class=\"family-group f-0\" open><summary>"))
   }
 
   @Test func theIndexListsEveryReportLeakyFirstEscapedAndLinked() throws {

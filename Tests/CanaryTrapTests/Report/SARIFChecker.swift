@@ -1,3 +1,4 @@
+import CanaryTrap
 import Foundation
 
 /// What SARIF 2.1.0 and GitHub's code-scanning upload require of a log, checked on its JSON
@@ -13,6 +14,15 @@ enum SARIFChecker {
     "element", "attribute", "text", "comment", "processingInstruction", "dtd", "declaration", "object",
     "array", "property", "value",
   ]
+
+  /// Whether a log must name `informationUri` (optional in SARIF §3.19.17, asked for by issue #15):
+  /// only once ``ProjectHome/url`` is a real address; a placeholder is left out, not shipped.
+  static var informationURIRequired: Bool { !ProjectHome.isPlaceholder }
+
+  /// SARIF 2.1.0 §3.27.24's values of `result.baselineState`.
+  static let baselineStates: Set<String> = ["new", "unchanged", "updated", "absent"]
+  /// §3.27.9's values of `result.kind`.
+  static let kinds: Set<String> = ["pass", "open", "informational", "notApplicable", "review", "fail"]
 
   static func violations(in data: Data, singleRun: Bool) -> [String] {
     guard let log = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -34,7 +44,7 @@ enum SARIFChecker {
         if URL(string: uri)?.scheme == nil {
           problems.append("\(at).tool.driver.informationUri is not absolute")
         }
-      } else {
+      } else if informationURIRequired {
         problems.append("\(at).tool.driver.informationUri missing")
       }
       if let id = (run["automationDetails"] as? [String: Any])?["id"] as? String {
@@ -46,8 +56,28 @@ enum SARIFChecker {
       }
       let rules = driver?["rules"] as? [[String: Any]] ?? []
       var fingerprints = Set<String>()
-      for (index, result) in (run["results"] as? [[String: Any]] ?? []).enumerated() {
+      let runResults = run["results"] as? [[String: Any]] ?? []
+      // §3.27.24: present on any result of a run, present on every one.
+      let withState = runResults.filter { $0["baselineState"] != nil }.count
+      if withState > 0 && withState < runResults.count {
+        problems.append(
+          "\(at): \(withState) of \(runResults.count) results have a baselineState; all or none must")
+      }
+      for (index, result) in runResults.enumerated() {
         let where_ = "\(at).results[\(index)]"
+        if let state = result["baselineState"],
+          !(state is String && Self.baselineStates.contains(state as! String))
+        {
+          problems.append("\(where_).baselineState \(state) is not one of \(baselineStates.sorted())")
+        }
+        if let kind = result["kind"] {
+          if !(kind is String && Self.kinds.contains(kind as! String)) {
+            problems.append("\(where_).kind \(kind) is not one of \(kinds.sorted())")
+          } else if kind as? String != "fail", let level = result["level"] as? String, level != "none" {
+            // §3.27.9: a level other than none requires kind fail.
+            problems.append("\(where_).kind \(kind) with level \(level); only fail takes a level but none")
+          }
+        }
         if ((result["message"] as? [String: Any])?["text"] as? String)?.isEmpty != false {
           problems.append("\(where_).message.text missing")
         }

@@ -176,7 +176,6 @@ extension Golden {
       ],
       "tool" : {
         "driver" : {
-          "informationUri" : "https://github.com/OWNER/CanaryTrap",
           "name" : "CanaryTrap",
           "rules" : [
             {

@@ -156,7 +156,6 @@ extension Golden {
       ],
       "tool" : {
         "driver" : {
-          "informationUri" : "https://github.com/OWNER/CanaryTrap",
           "name" : "CanaryTrap",
           "rules" : [
             {
