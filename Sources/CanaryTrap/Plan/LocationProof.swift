@@ -178,9 +178,7 @@ enum LocationProof {
   {
     switch part {
     case .json(let path): return JSONPathLookup.value(at: path, in: body) == value
-    case .xml(let path):
-      let element = path.split(separator: "/").last.map(String.init) ?? path
-      return String(decoding: body, as: UTF8.self).contains("<\(element)>\(xmlEscaped(value))</\(element)>")
+    case .xml(let path): return XMLPathLookup.values(at: path, in: Array(body)).contains(value)
     case .form(let name):
       return RequestInspection.formPairs(String(decoding: body, as: UTF8.self)).contains {
         $0 == (name, value)
