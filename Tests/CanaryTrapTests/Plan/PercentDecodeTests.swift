@@ -20,9 +20,8 @@ struct PercentDecodeTests {
     ])
   func agreesWithFoundation(text: String) {
     for plusIsSpace in [false, true] {
-      #expect(
-        RequestInspection.decode(text, plusIsSpace: plusIsSpace) == foundation(text, plusIsSpace: plusIsSpace),
-        "\(text) plusIsSpace \(plusIsSpace)")
+      let decoded = RequestInspection.decode(text, plusIsSpace: plusIsSpace)
+      #expect(decoded == foundation(text, plusIsSpace: plusIsSpace), "\(text) plusIsSpace \(plusIsSpace)")
     }
   }
 }
