@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(http multipart manifest scanner gzip zlib bzip2 lz4 zip tar sqlite wal bplist openapi har); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(http multipart manifest scanner gzip zlib bzip2 lz4 zip tar sqlite wal bplist openapi har xmlpath); fi
 work="${FUZZ_WORK:-$(mktemp -d /tmp/canary-fuzz.XXXXXX)}"
 jobs="${FUZZ_JOBS:-2}"
 mkdir -p "$work"

@@ -32,3 +32,14 @@ func fuzzImport(_ openAPI: Bool) -> ([UInt8]) -> Void {
     }
   }
 }
+
+/// Fuzz target `xmlpath`: read the bytes as XML at a few paths, as the delivery proof of XML
+/// bodies does. It must not crash or hang, and what it reads at a path holds no more values than
+/// the document has elements and attributes.
+func fuzzXMLPath(_ bytes: [UInt8]) {
+  let openings = bytes.filter { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "=") }.count
+  for path in ["a", "a/b", "a/@id", "login/factors/factor", "r/k"] {
+    let values = XMLPathLookup.values(at: path, in: bytes)
+    fuzzCheck(values.count <= openings, "more values at \(path) than elements and attributes")
+  }
+}

@@ -5,7 +5,7 @@
 #endif
 
 /// The target chosen by the environment variable `CANARY_FUZZ_TARGET` (http, multipart, manifest,
-/// scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi, har); one binary holds every target so CI compiles the package once.
+/// scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi, har, xmlpath); one binary holds every target so CI compiles the package once.
 let selectedFuzzTarget: ([UInt8]) -> Void = {
   let name = getenv("CANARY_FUZZ_TARGET").map { String(cString: $0) } ?? ""
   switch name {
@@ -24,9 +24,10 @@ let selectedFuzzTarget: ([UInt8]) -> Void = {
   case "bplist": return fuzzContainer(.binaryPropertyList)
   case "openapi": return fuzzImport(true)
   case "har": return fuzzImport(false)
+  case "xmlpath": return fuzzXMLPath
   default:
     fputs(
-      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi or har\n",
+      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi, har or xmlpath\n",
       stderr)
     exit(2)
   }
