@@ -26,8 +26,10 @@ func fuzzImport(_ openAPI: Bool) -> ([UInt8]) -> Void {
     fuzzCheck(imported.skipped.count <= limits.maxSkippedRecorded, "more skips recorded than the limit")
     fuzzCheck(imported.skippedCount >= imported.skipped.count, "skips recorded but not counted")
     for plan in imported.plans {
-      fuzzCheck(plan.locations.count <= limits.maxCanariesPerKind + 2, "more canaries than maxCanariesPerKind")
-      fuzzCheck(plan.kindName.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }, "kind name \(plan.kindName)")
+      fuzzCheck(
+        plan.locations.count <= limits.maxCanariesPerKind + 2, "more canaries than maxCanariesPerKind")
+      let nameIsSlug = plan.kindName.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
+      fuzzCheck(nameIsSlug, "kind name \(plan.kindName)")
       for (location, _) in plan.locations { _ = location.description }
     }
   }
