@@ -16,7 +16,8 @@ let package = Package(
     .executable(name: "canary-bench", targets: ["canary-bench"]),
   ],
   targets: [
-    .target(name: "CanaryTrap", swiftSettings: strictSwift),
+    .target(name: "CanaryTrapServer", swiftSettings: strictSwift),
+    .target(name: "CanaryTrap", dependencies: ["CanaryTrapServer"], swiftSettings: strictSwift),
     .target(name: "CanaryTrapTesting", dependencies: ["CanaryTrap"], swiftSettings: strictSwift),
     .target(name: "CanaryTrapExamples", dependencies: ["CanaryTrap"], swiftSettings: strictSwift),
     .target(
@@ -26,7 +27,8 @@ let package = Package(
       name: "CanaryBench", dependencies: ["CanaryCLI", "CanaryTrap"],
       swiftSettings: strictSwift),
     .executableTarget(name: "canary-bench", dependencies: ["CanaryBench"], swiftSettings: strictSwift),
-    .testTarget(name: "CanaryTrapTests", dependencies: ["CanaryTrap"], swiftSettings: strictSwift),
+    .testTarget(
+      name: "CanaryTrapTests", dependencies: ["CanaryTrap", "CanaryTrapServer"], swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryTrapTestingTests", dependencies: ["CanaryTrapTesting"], swiftSettings: strictSwift),
     .testTarget(

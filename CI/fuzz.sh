@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer binary (every Sources/CanaryTrap file plus Fuzz/*.swift, one swiftc call)
+# Builds the libFuzzer binary (every Sources/CanaryTrapServer and Sources/CanaryTrap file plus
+# Fuzz/*.swift, one swiftc call, one module: CANARY_FUZZ_SINGLE_MODULE drops the re-export)
 # and runs each target for SECONDS seconds (default 60) from its seed corpus in Fuzz/Corpus/<target>.
 # Prints the executions per target; exits non-zero when a target crashes (the input is kept in
 # $FUZZ_WORK/crash-<target>-*) or the build fails.
@@ -26,9 +27,9 @@ if [ "${FUZZ_REUSE:-0}" = "1" ] && [ -x "$binary" ]; then
   echo "== fuzz: reusing $binary"
 else
 echo "== fuzz: building $binary"
-sources=$(find Sources/CanaryTrap -name '*.swift' | sort)
+sources=$(find Sources/CanaryTrapServer Sources/CanaryTrap -name '*.swift' | sort)
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name CanaryTrapFuzz -package-name CanaryTrap \
-  $sources Fuzz/*.swift -o "$binary" >"$work/build.log" 2>&1; then
+  -D CANARY_FUZZ_SINGLE_MODULE $sources Fuzz/*.swift -o "$binary" >"$work/build.log" 2>&1; then
   grep -v 'Cannot export local symbol' "$work/build.log" | tail -40
   echo "fuzz: build failed"
   exit 1

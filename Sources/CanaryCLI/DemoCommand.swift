@@ -38,7 +38,7 @@ enum DemoCommand {
     var outputDirectory = URL(fileURLWithPath: "canary-reports", isDirectory: true)
     var showAppOutput = false
     var printing = DemoScenario.PrintDestination.standardOutput
-    var kinds = RequestKind.all
+    var kinds = RequestKind.all + RequestKind.streaming
     var scenarios = DemoScenario.all
   }
 

@@ -101,10 +101,25 @@ extension CanaryTrap {
           requestDeadline <= scopeDeadline
           ? "within its deadline of \(configuration.requestDeadline)"
           : "before the scope's deadline of \(configuration.scopeDeadline)"
-        fail("\(name) did not finish \(limit) and was cancelled")
+        fail("\(name) did not finish \(limit) and was cancelled; \(serverEvidence(for: request))")
       }
     }
     return MatrixResult.KindRun(name: planter.kindName, canaries: planter.canaries, errors: errors)
+  }
+
+  /// What the scope's server saw of `request`, for a message about a request that never finished:
+  /// whether it arrived, and whether the whole answer was handed to the kernel.
+  func serverEvidence(for request: URLRequest) -> String {
+    let method = request.httpMethod ?? "GET"
+    guard let path = request.url?.path,
+      let arrived = server.requests(to: path).last(where: { $0.method == method })
+    else { return "the server never received it" }
+    guard let answer = server.responses.first(where: { $0.requestSequence == arrived.sequence }) else {
+      return "the server received it; no answer to it is on record"
+    }
+    return answer.fullyWritten
+      ? "the server received it and wrote its whole \(answer.status) answer"
+      : "the server received it and did not finish writing its \(answer.status) answer"
   }
 
   /// The request with the tracer also in the places a sane logger keeps besides the route: an

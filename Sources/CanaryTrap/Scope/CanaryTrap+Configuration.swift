@@ -13,7 +13,7 @@ extension CanaryTrap {
     /// A directory the scope writes its report to; `nil` writes none.
     public var reportDirectory: URL?
     /// How long one request of ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)`` may take before it is
-    /// cancelled and reported (the run is then inconclusive); 5 seconds unless told otherwise.
+    /// cancelled and reported (the run is then inconclusive); 15 seconds unless told otherwise.
     public var requestDeadline: Duration
     /// How long the whole scope may take, counted from ``CanaryTrap/start()``: matrix requests
     /// still running then are cancelled and requests not yet sent are not sent, each reported; a
@@ -32,7 +32,7 @@ extension CanaryTrap {
       captureStandardStreams: Bool = true,
       sinks: [any LeakSink] = [],
       reportDirectory: URL? = Configuration.environmentReportDirectory,
-      requestDeadline: Duration = .seconds(5),
+      requestDeadline: Duration = .seconds(15),
       scopeDeadline: Duration = .seconds(180)
     ) {
       self.scanOptions = scanOptions

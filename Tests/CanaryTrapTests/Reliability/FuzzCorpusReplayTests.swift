@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CanaryTrap
+@testable import CanaryTrapServer
 
 /// Replays the fuzz corpora (`Fuzz/Corpus/<target>`) through the same invariants the fuzz targets
 /// check, so every input that once found a bug stays a regression test of `swift test`. Crashing

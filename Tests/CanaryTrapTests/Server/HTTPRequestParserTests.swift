@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CanaryTrap
+@testable import CanaryTrapServer
 
 /// Feeds `text` (or bytes) to a fresh parser and collects every event.
 func parse(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CanaryTrap
+@testable import CanaryTrapServer
 
 @Suite("Multipart body parser")
 struct MultipartBodyTests {

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import CanaryTrap
+@testable import CanaryTrapServer
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CanaryTrap
+@testable import CanaryTrapServer
 
 #if canImport(Glibc)
   import Glibc

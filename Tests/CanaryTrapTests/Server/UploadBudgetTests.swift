@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CanaryTrap
+@testable import CanaryTrapServer
 
 /// The server-wide budget of buffered request bytes: parallel uploads past it wait (TCP holds
 /// their clients back) and all complete; the server never holds much more than the budget.

@@ -67,6 +67,7 @@ extension EventLoop {
 
   /// Answers the partial request on `connection` with 408 and closes it.
   func timeOut(_ connection: Connection, reason: String) {
+    assertOnLoopThread()
     guard connection.acceptsRequests, let failure = connection.parser.timeOut(reason: reason) else {
       return closeConnection(connection)
     }

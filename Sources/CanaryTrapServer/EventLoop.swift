@@ -403,7 +403,9 @@ final class EventLoop: @unchecked Sendable {
     if outgoing.after != .keepOpen { connection.phase = .answeringLast }
   }
 
+  /// Records the failed request, with what was received of it, as a malformed request.
   func recordFailure(_ failure: HTTPParseFailure, on connection: Connection) {
+    assertOnLoopThread()
     let head = failure.head
     state.record(
       RecordedRequest(
@@ -414,6 +416,7 @@ final class EventLoop: @unchecked Sendable {
 
   /// Queues the error answer to a failed request, after which the connection closes.
   func enqueueFinalAnswer(_ failure: HTTPParseFailure, on connection: Connection) {
+    assertOnLoopThread()
     let response = ServerResponse.text("\(failure.reason)\n", status: failure.status ?? 400)
     let output = ResponseSerializer.serialize(response, method: "GET", version: "HTTP/1.1", keepAlive: false)
     connection.enqueue(OutgoingResponse(bytes: output.bytes, readyAt: nil, after: .closeGracefully))
@@ -476,6 +479,7 @@ final class EventLoop: @unchecked Sendable {
   /// the client's side is closed, or the connection is held back (answers over the queue limit,
   /// or complete requests still buffered).
   func updateInterest(_ connection: Connection) {
+    assertOnLoopThread()
     guard connections[connection.fd] === connection else { return }
     let heldBack =
       connection.acceptsRequests
@@ -495,7 +499,10 @@ final class EventLoop: @unchecked Sendable {
     poller.update(connection.fd, readable: readable, writable: connection.watchesWritable)
   }
 
+  /// Shuts down our side of `connection` and discards what the client still sends, for at most
+  /// two seconds, so the client reads the last answer (closing with unread input would reset it).
   func beginDrain(_ connection: Connection) {
+    assertOnLoopThread()
     if connection.phase == .peerClosed { return closeConnection(connection) }
     SocketShims.shutdownWrite(connection.fd)
     pending.remove(connection.fd)
@@ -505,6 +512,7 @@ final class EventLoop: @unchecked Sendable {
     updateInterest(connection)
   }
 
+  /// Closes `connection` and forgets it: its buffered bytes leave the budget, its timers end.
   func closeConnection(_ connection: Connection) {
     assertOnLoopThread()
     guard connections.removeValue(forKey: connection.fd) != nil else { return }

@@ -1,6 +1,9 @@
 /// CRC-32 (ISO 3309, as gzip and zip use it), eight bytes per step (slicing-by-8).
-struct CRC32 {
-  private(set) var value: UInt32 = 0
+package struct CRC32 {
+  package private(set) var value: UInt32 = 0
+
+  /// A checksum of no bytes.
+  package init() {}
 
   private static let tables: [UInt32] = {
     var tables = [UInt32](repeating: 0, count: 8 * 256)
@@ -19,7 +22,7 @@ struct CRC32 {
   }()
 
   /// Adds `count` bytes at `bytes`.
-  mutating func update(_ bytes: UnsafePointer<UInt8>, count: Int) {
+  package mutating func update(_ bytes: UnsafePointer<UInt8>, count: Int) {
     var crc = ~value
     Self.tables.withUnsafeBufferPointer { table in
       let t = table.baseAddress!
@@ -45,13 +48,16 @@ struct CRC32 {
 }
 
 /// Adler-32 (RFC 1950), the checksum of zlib streams.
-struct Adler32 {
+package struct Adler32 {
   private var a: UInt32 = 1
   private var b: UInt32 = 0
-  var value: UInt32 { b << 16 | a }
+  package var value: UInt32 { b << 16 | a }
+
+  /// A checksum of no bytes.
+  package init() {}
 
   /// Adds `count` bytes at `bytes`.
-  mutating func update(_ bytes: UnsafePointer<UInt8>, count: Int) {
+  package mutating func update(_ bytes: UnsafePointer<UInt8>, count: Int) {
     var index = 0
     while index < count {
       let stop = min(count, index + 5552)

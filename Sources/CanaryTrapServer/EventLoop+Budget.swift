@@ -13,6 +13,7 @@ extension EventLoop {
 
   /// Whether `connection` may read more now.
   func mayRead(_ connection: Connection) -> Bool {
+    assertOnLoopThread()
     guard bufferedRequestBytes >= configuration.maxBufferedRequestBytes else { return true }
     if budgetHolder == connection.fd { return true }
     if connection.accountedBytes < Self.smallRequestAllowance { return true }
@@ -25,6 +26,7 @@ extension EventLoop {
 
   /// Stops reading `connection` until the budget has room again.
   func pauseForBudget(_ connection: Connection) {
+    assertOnLoopThread()
     guard !connection.pausedForBudget else { return }
     connection.pausedForBudget = true
     budgetPaused.insert(connection.fd)
@@ -35,6 +37,7 @@ extension EventLoop {
   /// Brings the buffered total up to date with what `connection`'s parser holds, and frees the
   /// holder's place once its request is done.
   func account(_ connection: Connection) {
+    assertOnLoopThread()
     let held = connection.parser.heldBytes
     bufferedRequestBytes += held - connection.accountedBytes
     connection.accountedBytes = held
@@ -49,6 +52,7 @@ extension EventLoop {
   /// holds the budget (one of them becomes the holder on its next read). Their head and body
   /// deadlines start again: the wait was the server's doing.
   func resumeWithinBudget() {
+    assertOnLoopThread()
     guard !budgetPaused.isEmpty else { return }
     guard bufferedRequestBytes < configuration.maxBufferedRequestBytes || budgetHolder == nil else { return }
     let now = ContinuousClock.now
