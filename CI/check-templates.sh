@@ -48,6 +48,9 @@ public struct APIClient: Sendable {
   public init() {}
 }
 SOURCE
+# The project's own OpenAPI document, where the `openapi` template's default path points (the
+# package root, two folders up from Tests/AppTests).
+cp "$repo/Templates/openapi.json" "$app/openapi.json"
 
 kinds=$("$canary" init --list | awk 'NF { print $1 }')
 count=0
@@ -58,7 +61,7 @@ for kind in $kinds; do
 done
 written=$(ls "$app/Tests/AppTests" | wc -l)
 echo "canary init wrote $written templates ($count asked)"
-[ "$written" -eq "$count" ] && [ "$count" -ge 12 ] || { echo "expected every template written" >&2; exit 1; }
+[ "$written" -eq "$count" ] && [ "$count" -ge 14 ] || { echo "expected every template written" >&2; exit 1; }
 
 cd "$app"
 swift build --build-tests 2>&1 | grep -E "error|warning: .*AppTests|Compiling App|Build complete" || true
@@ -69,7 +72,7 @@ if ! swift test > "$log" 2>&1; then
   exit 1
 fi
 grep -E "Test run with|Executed [0-9]+ tests" "$log"
-# Every suite must have run: 6 Swift Testing suites and 6 XCTest classes, none skipped.
+# Every suite must have run: one Swift Testing suite and one XCTest class per kind, none skipped.
 passed_suites=$(grep -cE "^✔ Suite .*LeakTests passed" "$log" || true)
 passed_classes=$(grep -cE "Test Suite '.*LeakXCTests' passed" "$log" || true)
 echo "Swift Testing suites passed: $passed_suites, XCTest classes passed: $passed_classes"

@@ -7,7 +7,7 @@
 #
 #   CI/fuzz.sh [seconds-per-target] [target...]      targets: http multipart manifest scanner
 #                                                    gzip zlib bzip2 lz4 zip tar sqlite wal bplist
-#                                                    openapi har websocket
+#                                                    openapi har xmlpath websocket
 #   FUZZ_WORK=/tmp/dir  keeps the binary, the grown corpora and any crash there (default: mktemp)
 #   FUZZ_JOBS=2         how many targets run at once (default 2)
 #   FUZZ_REUSE=1        reuse the binary already in FUZZ_WORK instead of building it again
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(http multipart manifest scanner gzip zlib bzip2 lz4 zip tar sqlite wal bplist openapi har websocket); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(http multipart manifest scanner gzip zlib bzip2 lz4 zip tar sqlite wal bplist openapi har xmlpath websocket); fi
 work="${FUZZ_WORK:-$(mktemp -d /tmp/canary-fuzz.XXXXXX)}"
 jobs="${FUZZ_JOBS:-2}"
 mkdir -p "$work"

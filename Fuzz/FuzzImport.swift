@@ -26,9 +26,22 @@ func fuzzImport(_ openAPI: Bool) -> ([UInt8]) -> Void {
     fuzzCheck(imported.skipped.count <= limits.maxSkippedRecorded, "more skips recorded than the limit")
     fuzzCheck(imported.skippedCount >= imported.skipped.count, "skips recorded but not counted")
     for plan in imported.plans {
-      fuzzCheck(plan.locations.count <= limits.maxCanariesPerKind + 2, "more canaries than maxCanariesPerKind")
-      fuzzCheck(plan.kindName.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }, "kind name \(plan.kindName)")
+      fuzzCheck(
+        plan.locations.count <= limits.maxCanariesPerKind + 2, "more canaries than maxCanariesPerKind")
+      let nameIsSlug = plan.kindName.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
+      fuzzCheck(nameIsSlug, "kind name \(plan.kindName)")
       for (location, _) in plan.locations { _ = location.description }
     }
+  }
+}
+
+/// Fuzz target `xmlpath`: read the bytes as XML at a few paths, as the delivery proof of XML
+/// bodies does. It must not crash or hang, and what it reads at a path holds no more values than
+/// the document has elements and attributes.
+func fuzzXMLPath(_ bytes: [UInt8]) {
+  let openings = bytes.filter { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "=") }.count
+  for path in ["a", "a/b", "a/@id", "login/factors/factor", "r/k"] {
+    let values = XMLPathLookup.values(at: path, in: bytes)
+    fuzzCheck(values.count <= openings, "more values at \(path) than elements and attributes")
   }
 }

@@ -5,7 +5,7 @@
 #endif
 
 /// The target chosen by the environment variable `CANARY_FUZZ_TARGET` (http, multipart, manifest,
-/// scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi, har, websocket); one binary holds every target so CI compiles the package once.
+/// scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi, har, xmlpath, websocket); one binary holds every target so CI compiles the package once.
 let selectedFuzzTarget: ([UInt8]) -> Void = {
   let name = getenv("CANARY_FUZZ_TARGET").map { String(cString: $0) } ?? ""
   switch name {
@@ -24,10 +24,11 @@ let selectedFuzzTarget: ([UInt8]) -> Void = {
   case "bplist": return fuzzContainer(.binaryPropertyList)
   case "openapi": return fuzzImport(true)
   case "har": return fuzzImport(false)
+  case "xmlpath": return fuzzXMLPath
   case "websocket": return fuzzWebSocket
   default:
     fputs(
-      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi, har or websocket\n",
+      "set CANARY_FUZZ_TARGET to http, multipart, manifest, scanner, gzip, zlib, bzip2, lz4, zip, tar, sqlite, wal, bplist, openapi, har, xmlpath or websocket\n",
       stderr)
     exit(2)
   }

@@ -102,5 +102,6 @@ Multipart Upload|MultipartUploadLeakTests|a multipart upload
 Signed Download|SignedDownloadLeakTests|a redirect to a signed download URL
 Token Refresh|TokenRefreshLeakTests|token refresh after a 401
 GraphQL|GraphQLLeakTests|a GraphQL POST
+OpenAPI|OpenAPILeakTests|every operation of the project's OpenAPI document
 KINDS
 echo "wrote $out and Templates/Xcode"

@@ -36,6 +36,9 @@ enum TemplateCatalog {
     Kind(
       name: "graphql", suiteName: "GraphQLLeakTests",
       summary: "a GraphQL POST with variables and a token in the response"),
+    Kind(
+      name: "openapi", suiteName: "OpenAPILeakTests",
+      summary: "every operation of your project's OpenAPI document (JSON), from a path set at the top"),
   ]
 
   /// The kind named `name`, or nil.

@@ -80,7 +80,8 @@ extension CanaryTrap {
     }
     for (index, planted) in requests.enumerated() {
       let request = traced(planted)
-      let name = "\(planter.kindName): request \(index + 1) (\(describe(request)))"
+      // Named only when something goes wrong: describing every request costs the matrix time.
+      var name: String { "\(planter.kindName): request \(index + 1) (\(describe(request)))" }
       let scopeDeadline = state.withLock { $0.deadline } ?? .now + configuration.scopeDeadline
       guard ContinuousClock.now < scopeDeadline else {
         fail("\(name) was not sent: the scope's deadline of \(configuration.scopeDeadline) had passed")

@@ -8,7 +8,11 @@ import Foundation
 /// received and answered, what was handed to the transport, and what the transport handed back.
 public struct DeliveryEvidence: Sendable {
   /// Every request the scope's loopback server recorded, in arrival order.
-  public var received: [RecordedRequest]
+  public var received: [RecordedRequest] {
+    didSet { inspections = received.map(RequestInspection.init) }
+  }
+  /// ``received``, decoded once for the proof, which asks every request about every canary.
+  private(set) var inspections: [RequestInspection]
   /// Every request handed to the transport under test.
   public var sent: [SentRequest]
   /// Every response the transport under test returned.
@@ -22,6 +26,7 @@ public struct DeliveryEvidence: Sendable {
     answered: [SentResponse] = []
   ) {
     self.received = received
+    self.inspections = received.map(RequestInspection.init)
     self.sent = sent
     self.returned = returned
     self.answered = answered

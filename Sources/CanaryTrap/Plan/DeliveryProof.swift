@@ -42,9 +42,7 @@ public struct DeliveryProof: Sendable {
           "a request handed to the transport already carried it, so its re-send by a cookie store is unproven"
       )
     }
-    let resent = evidence.received.contains { request in
-      RequestInspection(request: request).cookies.contains { $0 == (name, value) }
-    }
+    let resent = evidence.inspections.contains { $0.cookies.contains { $0 == (name, value) } }
     if resent { return .delivered }
     if evidence.received.isEmpty { return .undelivered(reason: "the server received no request at all") }
     let setCookie = evidence.returned.contains {

@@ -4,8 +4,14 @@ import Foundation
 enum JSONPathLookup {
   /// The string form of the scalar at `path` in `data`, or `nil` when there is none.
   static func value(at path: String, in data: Data) -> String? {
-    guard var node = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    guard let node = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     else { return nil }
+    return value(at: path, inParsed: node)
+  }
+
+  /// The string form of the scalar at `path` in a document `JSONSerialization` already parsed.
+  static func value(at path: String, inParsed root: Any) -> String? {
+    var node = root
     for step in steps(of: path) {
       switch step {
       case .key(let key):
@@ -46,5 +52,19 @@ enum JSONPathLookup {
       }
     }
     return steps
+  }
+}
+
+/// A JSON body parsed once by `JSONSerialization`, kept for the delivery proof's many lookups.
+final class ParsedJSONBody: @unchecked Sendable {
+  /// The parsed document; never mutated after `init`.
+  let root: Any
+
+  /// Parses `data`; nil when it is not JSON.
+  init?(_ data: Data) {
+    guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+      return nil
+    }
+    self.root = root
   }
 }

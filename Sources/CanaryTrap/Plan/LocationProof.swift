@@ -4,7 +4,7 @@ import Foundation
 enum LocationProof {
   static func status(of canary: Canary, in evidence: DeliveryEvidence) -> CanaryDelivery.Status {
     let value = canary.value
-    let received = evidence.received.map(RequestInspection.init)
+    let received = evidence.inspections
     func seen(_ found: (RequestInspection) -> Bool, dropped what: String, because: String? = nil)
       -> CanaryDelivery.Status
     {
@@ -96,9 +96,7 @@ enum LocationProof {
     case .responseCookie(let name):
       found =
         returned.contains { $0.headerValues("Set-Cookie").contains { $0.contains("\(name)=\(value)") } }
-        || evidence.received.contains {
-          RequestInspection(request: $0).cookies.contains { $0 == (name, value) }
-        }
+        || evidence.inspections.contains { $0.cookies.contains { $0 == (name, value) } }
       what = "Set-Cookie \(name)"
     case .responseBody(let part):
       found = returned.contains {
@@ -124,7 +122,7 @@ enum LocationProof {
   }
 
   private static func received(_ evidence: DeliveryEvidence) -> [RequestInspection] {
-    evidence.received.map(RequestInspection.init)
+    evidence.inspections
   }
 
   /// Whether the `Location` header of `response`, resolved against its URL, holds `value` at `part`.
@@ -167,9 +165,10 @@ enum LocationProof {
       }
     case .multipartFilename(let name):
       return request.multipartParts.contains { $0.name == name && $0.filename == value }
+    case .json(let path):
+      return request.json.flatMap { JSONPathLookup.value(at: path, inParsed: $0.root) } == value
     default:
-      return bodyPart(
-        part, of: request.request.body, contentType: request.request.headers["Content-Type"], is: value)
+      return bodyPart(part, of: request.request.body, contentType: request.contentType, is: value)
     }
   }
 
@@ -178,9 +177,7 @@ enum LocationProof {
   {
     switch part {
     case .json(let path): return JSONPathLookup.value(at: path, in: body) == value
-    case .xml(let path):
-      let element = path.split(separator: "/").last.map(String.init) ?? path
-      return String(decoding: body, as: UTF8.self).contains("<\(element)>\(xmlEscaped(value))</\(element)>")
+    case .xml(let path): return XMLPathLookup.values(at: path, in: Array(body)).contains(value)
     case .form(let name):
       return RequestInspection.formPairs(String(decoding: body, as: UTF8.self)).contains {
         $0 == (name, value)

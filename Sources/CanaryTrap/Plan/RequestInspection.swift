@@ -1,41 +1,55 @@
 import Foundation
 
-/// Reads the parts of a recorded request that delivery proof compares against, decoded.
-struct RequestInspection {
+/// Reads the parts of a recorded request that delivery proof compares against, decoded once:
+/// the proof asks every request about every canary, so the decoded parts are kept.
+struct RequestInspection: Sendable {
   let request: RecordedRequest
-
   /// The decoded path segments after the leading slash, without their `;` parameters.
-  var pathSegments: [String] {
-    rawSegments.map { segment in
-      let name = segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
-      return Self.decode(String(name))
-    }
-  }
-
+  let pathSegments: [String]
   /// Every `;name=value` parameter of every path segment, decoded.
-  var pathParameters: [(name: String, value: String)] {
-    rawSegments.flatMap { segment in
+  let pathParameters: [(name: String, value: String)]
+  /// The query items, percent-decoded (`+` kept as is).
+  let queryItems: [(name: String, value: String)]
+  /// The cookies of every `Cookie` header.
+  let cookies: [(name: String, value: String)]
+  /// The fields of a form-urlencoded body (any body is read as one, as servers lenient about
+  /// `Content-Type` do).
+  let formFields: [(name: String, value: String)]
+  /// The parts of a multipart body, exactly as `request.multipart` reads them; none when the
+  /// body is not multipart.
+  let multipartParts: [MultipartBody.Part]
+  /// The `Content-Type` header.
+  let contentType: String?
+  /// The body parsed as JSON, when it is.
+  let json: ParsedJSONBody?
+
+  init(request: RecordedRequest) {
+    self.request = request
+    let rawSegments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    pathSegments = rawSegments.map { segment in
+      Self.decode(segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    }
+    pathParameters = rawSegments.flatMap { segment in
       segment.split(separator: ";", omittingEmptySubsequences: false).dropFirst().map { parameter in
-        Self.pair(String(parameter), plusIsSpace: false)
+        Self.pair(parameter, plusIsSpace: false)
       }
     }
-  }
-
-  /// The query items, percent-decoded (`+` kept as is).
-  var queryItems: [(name: String, value: String)] {
-    guard let query = request.query, !query.isEmpty else { return [] }
-    return query.split(separator: "&").map { Self.pair(String($0), plusIsSpace: false) }
-  }
-
-  /// The cookies of every `Cookie` header.
-  var cookies: [(name: String, value: String)] {
-    request.headers.values(for: "Cookie").flatMap { header in
+    if let query = request.query, !query.isEmpty {
+      queryItems = query.split(separator: "&").map { Self.pair($0, plusIsSpace: false) }
+    } else {
+      queryItems = []
+    }
+    cookies = request.headers.values(for: "Cookie").flatMap { header in
       header.split(separator: ";").map { cookie in
         let trimmed = cookie.trimmingCharacters(in: .whitespaces)
         let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
       }
     }
+    formFields = request.body.isEmpty ? [] : Self.formPairs(String(decoding: request.body, as: UTF8.self))
+    multipartParts = request.multipart?.parts ?? []
+    contentType = request.headers["Content-Type"]
+    json = request.body.isEmpty ? nil : ParsedJSONBody(request.body)
   }
 
   /// The user and password of the first `Basic` value of the header `name` (`Authorization` or
@@ -47,36 +61,57 @@ struct RequestInspection {
     return nil
   }
 
-  /// The fields of a form-urlencoded body.
-  var formFields: [(name: String, value: String)] {
-    Self.formPairs(String(decoding: request.body, as: UTF8.self))
-  }
-
   /// The fields of form-urlencoded `text`.
   static func formPairs(_ text: String) -> [(name: String, value: String)] {
-    text.split(separator: "&").map { pair(String($0), plusIsSpace: true) }
+    text.split(separator: "&").map { pair($0, plusIsSpace: true) }
   }
 
-  /// The parts of a multipart body, exactly as `request.multipart` reads them; none when the
-  /// body is not multipart.
-  var multipartParts: [MultipartBody.Part] { request.multipart?.parts ?? [] }
-
-  /// The body as text.
-  var bodyText: String { String(decoding: request.body, as: UTF8.self) }
-
-  private var rawSegments: [Substring] {
-    request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+  /// `text` percent-decoded (and `+` as a space when `plusIsSpace`); when a `%` escape is not
+  /// two hex digits or the bytes are not UTF-8, the text with only `+` replaced, as
+  /// `removingPercentEncoding` does, without its cost.
+  static func decode<Text: StringProtocol>(_ text: Text, plusIsSpace: Bool = false) -> String {
+    let percent = UInt8(ascii: "%")
+    let plus = UInt8(ascii: "+")
+    let bytes = Array(text.utf8)
+    guard bytes.contains(where: { $0 == percent || (plusIsSpace && $0 == plus) }) else { return String(text) }
+    func hex(_ byte: UInt8) -> UInt8? {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+      default: nil
+      }
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var spaced: [UInt8] = []
+    spaced.reserveCapacity(bytes.count)
+    var valid = true
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      let plain = plusIsSpace && byte == plus ? UInt8(ascii: " ") : byte
+      spaced.append(plain)
+      if byte == percent, valid {
+        if index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+          out.append(high << 4 | low)
+          spaced.append(contentsOf: bytes[index + 1...index + 2])
+          index += 3
+          continue
+        }
+        valid = false
+      }
+      out.append(plain)
+      index += 1
+    }
+    if valid, let decoded = String(bytes: out, encoding: .utf8) { return decoded }
+    return String(decoding: spaced, as: UTF8.self)
   }
 
-  static func decode(_ text: String, plusIsSpace: Bool = false) -> String {
-    let spaced = plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : text
-    return spaced.removingPercentEncoding ?? spaced
-  }
-
-  private static func pair(_ item: String, plusIsSpace: Bool) -> (name: String, value: String) {
+  private static func pair(_ item: Substring, plusIsSpace: Bool) -> (name: String, value: String) {
     let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-    let name = decode(String(parts[0]), plusIsSpace: plusIsSpace)
-    let value = parts.count > 1 ? decode(String(parts[1]), plusIsSpace: plusIsSpace) : ""
+    let name = decode(parts[0], plusIsSpace: plusIsSpace)
+    let value = parts.count > 1 ? decode(parts[1], plusIsSpace: plusIsSpace) : ""
     return (name, value)
   }
 }

@@ -105,7 +105,7 @@ extension SensitiveName {
       source: "OpenStack Keystone `X-Auth-Token`"),
     .init(
       "X-Access-Token", .token, .token, in: [.header],
-      source: "common custom bearer header (OWASP REST Security Cheat Sheet)"),
+      source: "custom token header of in-house APIs (e.g. Optrix ARDI token access rule `X-Access-Token`)"),
     .init(
       "X-Subject-Token", .token, .token, in: [.responseHeader],
       source: "OpenStack Keystone issued-token response header"),
@@ -128,7 +128,7 @@ extension SensitiveName {
       "PRIVATE-TOKEN", .token, .token, in: [.header], source: "GitLab REST API personal access token header"),
     .init(
       "X-CSRF-Token", .token, .token, in: [.header, .responseHeader],
-      source: "OWASP CSRF Prevention Cheat Sheet (synchronizer token header)"),
+      source: "Rails `X-CSRF-Token` request header (csrf_meta_tags, rails-ujs)"),
     .init("X-XSRF-TOKEN", .token, .token, in: [.header], source: "Angular HttpClient XSRF header"),
     .init(
       "csrf_token", .token, .token, in: [.form, .multipart],
@@ -159,16 +159,16 @@ extension SensitiveName {
       source: owaspLogging + "; " + rfc6749 + " 4.3.2"),
     .init(
       "Password", .credential, .password, in: [.json, .form],
-      source: "PascalCase of `password` (ASP.NET, AWS Cognito AuthParameters.PASSWORD)"),
+      source: "AWS Cognito SignUp / AdminSetUserPassword `Password`"),
     .init("passwd", .credential, .password, in: [.form, .json], source: owaspLogging),
     .init("pwd", .credential, .password, in: [.form, .query], source: owaspLogging),
     .init("pass", .credential, .password, in: [.form, .json], source: owaspLogging),
     .init(
       "current_password", .credential, .password, in: Place.bodyField,
-      source: "GitHub/Devise change-password forms"),
+      source: "Devise registrations#update `current_password`"),
     .init(
       "new_password", .credential, .password, in: Place.bodyField,
-      source: "GitHub/Devise change-password forms"),
+      source: "common change-password field (Devise names the new one `password`, beside `current_password`)"),
     .init(
       "client_secret", .credential, .token, in: [.query, .form, .json],
       source: rfc6749 + " 2.3.1 client password"),
@@ -198,7 +198,7 @@ extension SensitiveName {
     .init("totp", .oneTimeCode, .number, in: Place.bodyField, source: "RFC 6238 TOTP"),
     .init(
       "mfa_code", .oneTimeCode, .number, in: Place.bodyField,
-      source: "Auth0 MFA API `otp`/`mfa_code` grant parameters"),
+      source: "in-house MFA code field (Auth0's MFA grant names it `otp`; no vendor documents this spelling)"),
     .init(
       "verification_code", .oneTimeCode, .number, in: Place.parameter,
       source: "Twilio Verify `Code` / SMS verification flows"),
@@ -222,7 +222,7 @@ extension SensitiveName {
     .init("Email", .personal, .email, in: [.json, .query], source: "PascalCase of `email`"),
     .init(
       "emailAddress", .personal, .email, in: [.json, .nestedJSON, .query],
-      source: "Google People API `emailAddresses`"),
+      source: "Gmail API users.getProfile `emailAddress`"),
     .init(
       "email_address", .personal, .email, in: [.query, .form, .json],
       source: "Mailchimp member `email_address`"),
@@ -263,7 +263,7 @@ extension SensitiveName {
     .init("dob", .personal, .number, in: [.json, .form, .query], source: owaspLogging),
     .init(
       "date_of_birth", .personal, .number, in: [.json, .nestedJSON, .form],
-      source: "Stripe Connect `individual.dob` / KYC forms"),
+      source: "Stripe API v2 accounts `identity.individual.date_of_birth` (v1 names it `dob`)"),
     .init(
       "ssn", .personal, .number, in: [.json, .nestedJSON, .form, .query],
       source: "US Social Security number (NIST SP 800-122 PII examples)"),
@@ -301,7 +301,8 @@ extension SensitiveName {
     .init("card_number", .payment, .number, in: Place.bodyField, source: pciDSS),
     .init(
       "cardNumber", .payment, .number, in: [.json, .nestedJSON],
-      source: pciDSS + "; camelCase (Adyen `number`, Braintree `cardNumber`)"),
+      source: pciDSS
+        + "; flutter_braintree BraintreeCreditCardRequest `cardNumber` (Braintree GraphQL names it `number`)"),
     .init(
       "number", .payment, .number, in: [.nestedJSON, .form],
       source: "Stripe `card.number` / Adyen paymentMethod `number`"),

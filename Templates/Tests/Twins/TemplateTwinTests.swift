@@ -74,6 +74,29 @@ import Testing
         $0.hasPrefix("canary planted in redirect[1].location.query[sig] leaked into memory-log")
       })
   }
+
+  @Test func openAPIDocumentThroughAClientLoggingAHeaderReportsIt() async throws {
+    // The template's own sample document (Templates/openapi.json), loaded as the template loads it.
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../openapi.json").standardizedFileURL
+    let imported = try RequestKind.kinds(fromOpenAPI: try Data(contentsOf: url))
+    #expect(imported.isComplete, "the sample document plants everything: \(imported.skipped)")
+    let issues = try await leakIssues { trap, log in
+      // A client whose logger prints one header the document defines, as a debug logger does.
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.invalidateAndCancel() }
+      let network = Transport.urlSession(session)
+      let transport = Transport { request in
+        log.write("device \(request.value(forHTTPHeaderField: "X-Acme-Device-Token") ?? "-")")
+        return try await network.send(request)
+      }
+      try await trap.runMatrix(through: transport, kinds: imported.kinds)
+    }
+    #expect(
+      issues.contains {
+        $0.hasPrefix("canary planted in request.header[X-Acme-Device-Token] leaked into memory-log")
+      }, "\(issues)")
+  }
 }
 
 /// The issue texts a `withKnownIssue` matcher collects (it may run on any thread), guarded by a lock

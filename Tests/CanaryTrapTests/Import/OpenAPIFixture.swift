@@ -1,8 +1,9 @@
 import Foundation
 
-/// A realistic OpenAPI 3.0 document written for the tests: a shop API with 12 operations,
+/// A realistic OpenAPI 3.0 document written for the tests: a shop API with 13 operations,
 /// `$ref`s to components (one recursive), nested bodies, arrays, every parameter location, JSON,
-/// form and multipart bodies, response headers and bodies, and four security schemes.
+/// form (nested as `deepObject`, exploded `form` and arrays), XML (`xml` names, an attribute, a
+/// wrapped array) and multipart bodies, response headers and bodies, and four security schemes.
 enum OpenAPIFixture {
   static let shop = #"""
     {
@@ -10,6 +11,34 @@ enum OpenAPIFixture {
       "info": {"title": "Acme Shop", "version": "1.0.0"},
       "security": [{"partnerKey": []}],
       "paths": {
+        "/charges": {
+          "post": {
+            "operationId": "createCharge",
+            "requestBody": {"content": {"application/x-www-form-urlencoded": {
+              "schema": {"type": "object", "properties": {
+                "amount": {"type": "integer"},
+                "card": {"$ref": "#/components/schemas/Card"},
+                "metadata": {"type": "object", "properties": {"order_ref": {"type": "string"}}},
+                "expand": {"type": "array", "items": {"type": "string"}},
+                "items": {"type": "array", "items": {"type": "object", "properties": {
+                  "price": {"type": "string"}, "quantity": {"type": "integer"}}}},
+                "shipping": {"type": "object", "properties": {
+                  "name": {"type": "string"}, "address": {"$ref": "#/components/schemas/Address"}}},
+                "labels": {"type": "array", "items": {"type": "string"}},
+                "billing": {"type": "object", "properties": {"vat_id": {"type": "string"}}}
+              }},
+              "encoding": {
+                "card": {"style": "deepObject", "explode": true},
+                "items": {"style": "deepObject", "explode": true},
+                "shipping": {"style": "deepObject", "explode": true},
+                "labels": {"style": "pipeDelimited", "explode": false},
+                "billing": {"style": "form", "explode": false}
+              }
+            }}},
+            "responses": {"200": {"description": "charged", "content": {"application/json": {"schema": {
+              "type": "object", "properties": {"charge_id": {"type": "string"}}}}}}}
+          }
+        },
         "/customers": {
           "get": {
             "operationId": "listCustomers",
@@ -77,7 +106,7 @@ enum OpenAPIFixture {
                 "username": {"type": "string"}, "password": {"type": "string", "format": "password"},
                 "otp": {"type": "integer"}, "remember": {"type": "boolean"}
               }}},
-              "application/xml": {"schema": {"type": "object"}}
+              "application/xml": {"schema": {"$ref": "#/components/schemas/Credentials"}}
             }},
             "responses": {"200": {"description": "signed in",
               "headers": {"X-Session-Token": {"schema": {"type": "string"}}, "Set-Cookie": {"schema": {"type": "string"}}},
@@ -171,6 +200,14 @@ enum OpenAPIFixture {
             }}},
             "shipping": {"$ref": "#/components/schemas/Address"},
             "paid": {"type": "boolean"}
+          }},
+          "Credentials": {"type": "object", "xml": {"name": "login"}, "properties": {
+            "username": {"type": "string"},
+            "password": {"type": "string", "format": "password"},
+            "deviceId": {"type": "string", "format": "uuid", "xml": {"name": "device", "attribute": true}},
+            "factors": {"type": "array", "xml": {"wrapped": true}, "items": {"type": "string", "xml": {"name": "factor"}}},
+            "recoveryCodes": {"type": "array", "items": {"type": "string", "xml": {"name": "code"}}},
+            "client": {"type": "object", "properties": {"version": {"type": "string"}, "secretHash": {"type": "string"}}}
           }},
           "Session": {"type": "object", "properties": {
             "access_token": {"type": "string"}, "refresh_token": {"type": "string"},

@@ -22,10 +22,11 @@ struct OpenAPIKindTests {
     let kinds = try Self.imported()
     #expect(
       kinds.kinds.map(\.name) == [
-        "api-listcustomers", "api-createcustomer", "api-getcustomer", "api-deletecustomer",
+        "api-createcharge", "api-listcustomers", "api-createcustomer", "api-getcustomer",
+        "api-deletecustomer",
         "api-updatecustomer",
         "api-addcard", "api-uploaddocument", "api-health", "api-listorders", "api-placeorder",
-        "api-refundpayment", "api-signin",
+        "api-refundpayment", "api-signin", "api-signin-xml",
       ])
     #expect(kinds.plans.map(\.origin).contains("PUT /payments/{paymentId}/refund"))
   }
@@ -95,6 +96,29 @@ struct OpenAPIKindTests {
     #expect(refund[.requestBody(.json("iban"))] != nil, "oneOf by its first branch")
     #expect(refund[.requestBody(.json("card_number"))] == nil)
 
+    let charge = try Self.plan(kinds, "api-createcharge")
+    #expect(charge[.requestBody(.form("card[number]"))] == .number, "deepObject, through a $ref")
+    #expect(charge[.requestBody(.form("card[cvv]"))] != nil)
+    #expect(charge[.requestBody(.form("shipping[address][line1]"))] == .token, "deepObject two deep")
+    #expect(charge[.requestBody(.form("shipping[address][geo][lat]"))] == .number)
+    #expect(charge[.requestBody(.form("items[0][price]"))] == .token, "a deepObject array of objects")
+    #expect(
+      charge[.requestBody(.form("order_ref"))] == .token, "an exploded form object: one field per property")
+    #expect(charge[.requestBody(.form("metadata"))] == nil)
+    #expect(charge[.requestBody(.form("expand"))] == .token, "an array (form, exploded) by one element")
+    #expect(charge[.requestBody(.form("labels"))] == .token, "a pipeDelimited array by one element")
+    #expect(charge[.requestBody(.form("amount"))] == .number)
+    #expect(charge.keys.filter { "\($0)".contains("billing") || "\($0)".contains("vat_id") }.isEmpty)
+
+    let xml = try Self.plan(kinds, "api-signin-xml")
+    #expect(xml[.requestBody(.xml("login/username"))] != nil, "the root named by xml.name")
+    #expect(xml[.requestBody(.xml("login/password"))] == .password)
+    #expect(xml[.requestBody(.xml("login/@device"))] == .uuid, "xml.attribute with xml.name")
+    #expect(xml[.requestBody(.xml("login/factors/factor"))] == .token, "a wrapped array, items by xml.name")
+    #expect(xml[.requestBody(.xml("login/code"))] == .token, "an unwrapped array: one element per item")
+    #expect(xml[.requestBody(.xml("login/client/secretHash"))] == .token, "a nested object")
+    #expect(xml.keys.filter { "\($0)".hasPrefix("request.body.xml") }.count == 7, "\(xml.keys)")
+
     let patch = try Self.plan(kinds, "api-updatecustomer")
     #expect(patch[.requestBody(.json("email"))] == .email, "a +json media type")
   }
@@ -106,7 +130,11 @@ struct OpenAPIKindTests {
     func has(_ pointer: String, _ words: String) -> Bool {
       skipped.contains { $0.hasPrefix(pointer + ":") && $0.contains(words) }
     }
-    #expect(has("/paths/~1sessions/post/requestBody/content/application~1xml", "media type application/xml"))
+    #expect(!skipped.contains { $0.contains("media type application/xml") }, "XML bodies are planted")
+    #expect(
+      has(
+        "/paths/~1charges/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/billing",
+        "style form, explode false"))
     #expect(has("/paths/~1orders/get/parameters/3", "Accept is ignored"))
     #expect(
       has(
@@ -229,6 +257,65 @@ struct OpenAPIKindTests {
   func fullRedactorIsClean() async throws {
     let kinds = try Self.imported()
     let result = await Self.matrix(kinds.kinds, logger: Self.standardNamesRedactor(everything: true))
+    let report = try #require(result.report)
+    #expect(result.allDelivered)
+    #expect(report.verdict == .clean)
+  }
+
+  /// Logs every form field of a form body, redacting the names of the built-in catalog (compared
+  /// case-insensitively), and every XML body with its `<password>` element redacted; when
+  /// `everything`, it logs no value of either.
+  static func bodyLogger(everything: Bool) -> @Sendable (Transport, MemoryLog) -> Transport {
+    let standard = Set(SensitiveName.catalog.map { $0.name.lowercased() })
+    return { base, log in
+      let inner = TestTransports.routeOnly(base, into: log)
+      return Transport { request in
+        let type = request.value(forHTTPHeaderField: "Content-Type") ?? ""
+        let body = String(decoding: request.httpBody ?? Data(), as: UTF8.self)
+        if type.hasPrefix("application/x-www-form-urlencoded") {
+          for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+              let spaced = $0.replacingOccurrences(of: "+", with: " ")
+              return spaced.removingPercentEncoding ?? spaced
+            }
+            let redact = everything || standard.contains(parts[0].lowercased())
+            log.write("form \(parts[0])=\(redact ? "[REDACTED]" : parts.count > 1 ? parts[1] : "")")
+          }
+        } else if type.hasPrefix("application/xml") {
+          let redacted = body.replacingOccurrences(
+            of: "<password>[^<]*</password>", with: "<password>[REDACTED]</password>",
+            options: .regularExpression)
+          log.write("xml \(everything ? "[REDACTED]" : redacted)")
+        }
+        return try await inner.send(request)
+      }
+    }
+  }
+
+  @Test("a body logger redacting by field name leaks deepObject fields and XML attributes and elements")
+  func bodyLoggerLeaksNestedFormFieldsAndXML() async throws {
+    let kinds = try Self.imported()
+    let result = await Self.matrix(kinds.kinds, logger: Self.bodyLogger(everything: false))
+    let report = try #require(result.report)
+    #expect(result.allDelivered)
+    #expect(report.verdict == .leaky)
+    let leaked = Set(report.leakedLocations)
+    for location: CanaryLocation in [
+      .requestBody(.form("card[number]")), .requestBody(.form("card[cvv]")),
+      .requestBody(.form("shipping[address][line1]")), .requestBody(.form("items[0][price]")),
+      .requestBody(.xml("login/@device")), .requestBody(.xml("login/factors/factor")),
+      .requestBody(.xml("login/client/secretHash")),
+    ] {
+      #expect(leaked.contains(location), "\(location)")
+    }
+    #expect(!leaked.contains(.requestBody(.form("password"))), "a catalog name at the top level is redacted")
+    #expect(!leaked.contains(.requestBody(.xml("login/password"))), "the redacted element")
+  }
+
+  @Test("twin: the same body logger logging no value is clean over the same kinds")
+  func bodyLoggerRedactingEverythingIsClean() async throws {
+    let kinds = try Self.imported()
+    let result = await Self.matrix(kinds.kinds, logger: Self.bodyLogger(everything: true))
     let report = try #require(result.report)
     #expect(result.allDelivered)
     #expect(report.verdict == .clean)

@@ -227,6 +227,7 @@ struct OpenAPIReader {
         case .form: suffix = "form"
         case .multipart: suffix = "multipart"
         case .text: suffix = "text"
+        case .xml: suffix = "xml"
         }
         withBody.kindName = collector.uniqueName(prefix: exchange.kindName, suffix)
       }
@@ -365,33 +366,60 @@ struct OpenAPIReader {
           collector.skip(mediaPointer, "the schema is not an object with properties: nothing to plant")
           continue
         }
-        var fields: [PlannedExchange.Field] = []
+        if !multipart {
+          let encoding: [String: JSONValue] =
+            if case .object(let media) = content[mediaType], case .object(let e) = media["encoding"] {
+              e
+            } else {
+              [:]
+            }
+          var fields: [PlannedExchange.Field] = []
+          var names: Set<String> = []
+          for (name, member) in members {
+            let propertyPointer = JSONPointer.child(mediaPointer + "/schema/properties", name)
+            for field in formFields(name, member, encoding: encoding[name], at: propertyPointer) {
+              guard names.insert(field.name).inserted else {
+                collector.skip(
+                  propertyPointer,
+                  "a second form field named \(field.name) is not planted (its location would be ambiguous)")
+                continue
+              }
+              fields.append(field)
+            }
+          }
+          if !fields.isEmpty { out.append(.form(fields)) }
+          continue
+        }
         var parts: [PlannedExchange.Part] = []
         for (name, member) in members {
           var leaf = member
           if case .array(let items) = member, let first = items.first { leaf = first }
           switch leaf {
-          case .canary(let shape):
-            fields.append(.init(name: name, slot: .canary(shape)))
+          case .canary, .literal:
             let binary = Self.isBinary(schema: schema, property: name, resolver: self)
-            parts.append(.init(name: name, slot: .canary(shape), isFile: binary))
-          case .literal(let value):
-            let text: String =
-              if case .string(let s) = value { s } else { JSONTemplateWriter.quoted("\(value)") }
-            fields.append(.init(name: name, slot: .literal(text)))
-            parts.append(.init(name: name, slot: .literal(text), isFile: false))
+            let field = Self.formField(name, leaf)
+            parts.append(.init(name: name, slot: field.slot, isFile: binary && leaf.isCanary))
           case .object, .array:
             collector.skip(
               JSONPointer.child(mediaPointer + "/schema/properties", name),
-              "a nested object in a \(multipart ? "multipart" : "form") body is not planted")
+              "a nested object in a multipart body is not planted")
           }
         }
-        if !fields.isEmpty { out.append(multipart ? .multipart(parts) : .form(fields)) }
+        if !parts.isEmpty { out.append(.multipart(parts)) }
+      } else if Self.isXML(lower) {
+        guard let schema else {
+          collector.skip(mediaPointer, "no schema: nothing to plant")
+          continue
+        }
+        if let element = try xmlBody(schema, at: mediaPointer + "/schema") {
+          out.append(.xml(element, contentType: mediaType))
+        }
       } else if lower.hasPrefix("text/plain") {
         out.append(.text(.canary(.token), contentType: mediaType))
       } else {
         collector.skip(
-          mediaPointer, "media type \(mediaType) is not planted (JSON, form, multipart and text/plain are)")
+          mediaPointer,
+          "media type \(mediaType) is not planted (JSON, form, multipart, XML and text/plain are)")
       }
     }
     return out

@@ -36,6 +36,7 @@ struct PlannedExchange: Sendable {
     case form([Field])
     case multipart([Part])
     case text(Slot, contentType: String)
+    case xml(XMLElementTemplate, contentType: String)
   }
 
   var kindName: String
@@ -65,6 +66,7 @@ struct PlannedExchange: Sendable {
     case .form(let fields): total += count(fields.map(\.slot))
     case .multipart(let parts): total += count(parts.map(\.slot))
     case .text(let slot, _): total += count([slot])
+    case .xml(let element, _): total += element.canaryCount
     case nil: break
     }
     return total
@@ -103,6 +105,8 @@ struct PlannedExchange: Sendable {
       }
     case .text(let slot, _):
       if case .canary(let shape, _) = slot { out.append((.requestBody(.text), shape)) }
+    case .xml(let element, _):
+      out += element.leaves(at: "").map { (.requestBody(.xml($0.0)), $0.1) }
     case nil: break
     }
     add(responseHeaders) { .responseHeader($0) }
@@ -195,6 +199,9 @@ extension RequestKind {
         headers.append(("Content-Type", "multipart/form-data; boundary=\(boundary)"))
       case .text(let slot, let contentType):
         body = Data(mint(slot).utf8)
+        headers.append(("Content-Type", contentType))
+      case .xml(let element, let contentType):
+        body = Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + element.text(minting: mint)).utf8)
         headers.append(("Content-Type", contentType))
       case nil: break
       }
