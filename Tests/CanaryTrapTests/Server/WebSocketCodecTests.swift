@@ -119,7 +119,8 @@ struct WebSocketCodecTests {
   @Test(
     "malformed frames are answered with the right close code",
     arguments: [
-      ([0x81, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f], WebSocketCloseCode.protocolError),  // unmasked from a client
+      // unmasked from a client
+      ([0x81, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f], WebSocketCloseCode.protocolError),
       ([0xC1, 0x80, 1, 2, 3, 4], .protocolError),  // RSV1 with no extension
       ([0x83, 0x80, 1, 2, 3, 4], .protocolError),  // reserved opcode 3
       ([0x89, 0xFE, 0x00, 0x7E] + [UInt8](repeating: 0, count: 130), .protocolError),  // 126-byte ping
@@ -141,7 +142,8 @@ struct WebSocketCodecTests {
   @Test(
     "malformed messages are answered with the right close code",
     arguments: [
-      ([WebSocketFrame(opcode: .text, payload: [0xC0, 0xAF])], WebSocketCloseCode.invalidPayload),  // overlong "/"
+      // an overlong "/"
+      ([WebSocketFrame(opcode: .text, payload: [0xC0, 0xAF])], WebSocketCloseCode.invalidPayload),
       ([WebSocketFrame(opcode: .text, payload: [0xED, 0xA0, 0x80])], .invalidPayload),  // a surrogate
       ([WebSocketFrame(opcode: .continuation, payload: [1])], .protocolError),
       (
