@@ -152,8 +152,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let output = directory.appendingPathComponent("out")
     let error = directory.appendingPathComponent("err")
-    FileManager.default.createFile(atPath: output.path, contents: nil)
-    FileManager.default.createFile(atPath: error.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: error.path, contents: nil)
     process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = try FileHandle(forWritingTo: error)
     process.standardInput = FileHandle.nullDevice

@@ -61,7 +61,7 @@ package enum CommandRunner {
   package static func unknownSubcommandMessage(_ word: String, of spec: CommandSpec, commandName: String)
     -> String
   {
-    var message = "unknown subcommand '\(word)'"
+    let message = "unknown subcommand '\(word)'"
     if let suggestion = OptionParser.closest(to: word, among: spec.subcommands.map(\.name)) {
       return message + "; did you mean '\(suggestion)'? Run '\(commandName) --help' for the list."
     }

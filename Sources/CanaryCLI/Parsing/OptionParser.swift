@@ -94,7 +94,7 @@ package enum OptionParser {
 
   /// `unknown option '--max-finding'; did you mean '--max-findings'?`
   package static func unknownOptionMessage(_ name: String, spec: CommandSpec, commandName: String) -> String {
-    var message = "unknown option '\(name)'"
+    let message = "unknown option '\(name)'"
     if let suggestion = closest(to: name, among: spec.documentedOptions.map(\.name)) {
       return message + "; did you mean '\(suggestion)'? See '\(commandName) --help'."
     }
