@@ -26,6 +26,7 @@ struct MatcherTargets {
     for (index, canary) in canaries.enumerated() where !canary.value.isEmpty {
       var foldedLiterals: [[UInt8]] = []
       var forms: [(ScanEncoding, [UInt8])]? = nil
+      var anchor: [UInt8] = []  // the anchored run, set with `forms`
       for pattern in PatternEncoder.patterns(for: canary, encodings: encodings) {
         let isValue = pattern.chain == EncodingChain(.raw) && !pattern.isAnchor
         if isValue && !keepsValues { continue }
@@ -44,8 +45,10 @@ struct MatcherTargets {
         if isValue {
           kind = .value
         } else if pattern.isAnchor {
-          if forms == nil { forms = PatternEncoder.escapedForms(of: canary, encodings: encodings) }
-          let anchor = Array(canary.bytes[PatternEncoder.anchorRange(of: canary)!])
+          if forms == nil {
+            forms = PatternEncoder.escapedForms(of: canary, encodings: encodings)
+            anchor = Array(canary.bytes[PatternEncoder.anchorRange(of: canary)!])
+          }
           var info = AnchorInfo(
             wrapper: pattern.encoding, alignment: Self.alignment(of: pattern.bytes, anchor, pattern.encoding),
             anchor: anchor, forms: forms!, urlAllowed: encodings.contains(.base64url),
