@@ -8,11 +8,15 @@ struct MatcherTargets {
   /// encodings in `allCases` order, so a single encoding's id is its index there.
   var chains: [EncodingChain] = ScanEncoding.allCases.map { EncodingChain($0) }
   var anchors: [AnchorInfo] = []
+  /// The index of each chain in ``chains``, so that looking one up does not compare every chain.
+  private var chainIndex: [EncodingChain: UInt16] = Dictionary(
+    uniqueKeysWithValues: ScanEncoding.allCases.enumerated().map { (EncodingChain($1), UInt16($0)) })
 
   /// The id of `chain` in ``chains``, added when new.
   mutating func chainID(_ chain: EncodingChain) -> UInt16 {
-    if let index = chains.firstIndex(of: chain) { return UInt16(index) }
+    if let index = chainIndex[chain] { return index }
     chains.append(chain)
+    chainIndex[chain] = UInt16(chains.count - 1)
     return UInt16(chains.count - 1)
   }
 
