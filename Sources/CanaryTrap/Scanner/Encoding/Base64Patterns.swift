@@ -37,10 +37,10 @@ enum Base64Patterns {
       let b0 = Int(data[index])
       let b1 = index + 1 < data.count ? Int(data[index + 1]) : 0
       let b2 = index + 2 < data.count ? Int(data[index + 2]) : 0
-      encoded += [
-        alphabet[b0 >> 2], alphabet[(b0 & 3) << 4 | b1 >> 4], alphabet[(b1 & 15) << 2 | b2 >> 6],
-        alphabet[b2 & 63],
-      ]
+      encoded.append(alphabet[b0 >> 2])
+      encoded.append(alphabet[(b0 & 3) << 4 | b1 >> 4])
+      encoded.append(alphabet[(b1 & 15) << 2 | b2 >> 6])
+      encoded.append(alphabet[b2 & 63])
       index += 3
     }
     return Array(encoded[firstChar..<lastChar])

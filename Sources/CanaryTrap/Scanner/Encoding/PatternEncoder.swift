@@ -19,7 +19,16 @@ enum PatternEncoder {
       seen.append(bytes)
       result.append(ScanPattern(canary: canary, chain: EncodingChain(chain), bytes: bytes))
     }
+    var digests = DigestCache(value: value)
     for encoding in ScanEncoding.allCases where encodings.contains(encoding) {
+      // An escape that leaves every byte of the value as it is adds nothing: skip building it.
+      if textEscapes.contains(encoding) && !changes(encoding, value) { continue }
+      if let hexDigest = digests.digest(for: encoding) {
+        for bytes in hexDigest.isHex ? digestHex(hexDigest.bytes) : digestBase64(hexDigest.bytes) {
+          add([encoding], bytes)
+        }
+        continue
+      }
       for bytes in literals(of: canary.value, bytes: value, encoding: encoding) { add([encoding], bytes) }
     }
     for (chain, bytes) in composedLiterals(of: value, encodings: encodings) { add(chain, bytes) }
@@ -64,6 +73,39 @@ enum PatternEncoder {
       || byte == UInt8(ascii: "_")
   }
 
+  /// Whether text escape `escape` writes any byte of `value` differently (in any of its
+  /// variants); when it does not, every literal ``literals(of:bytes:encoding:)`` makes for it is
+  /// `value` itself. Each rule restates the bytes the escape keeps; `PatternSetGoldenTests` pins
+  /// the resulting pattern set.
+  static func changes(_ escape: ScanEncoding, _ value: [UInt8]) -> Bool {
+    switch escape {
+    case .percent, .doublePercent:
+      // Every variant keeps the unreserved set; `%` itself is always escaped, so twice-percent
+      // equals the value exactly when once-percent does.
+      return value.contains { !(isEscapeFree($0) || $0 == UInt8(ascii: "~")) }
+    case .form: return value.contains { !(isEscapeFree($0) || $0 == UInt8(ascii: "*")) }
+    case .jsonEscaped:
+      // Printable ASCII is written as is, but for `"`, `\`, `/` (slash variant) and `<>&` (Go).
+      return value.contains { byte in
+        !(0x20...0x7E).contains(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+          || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+          || byte == UInt8(ascii: "&")
+      }
+    case .htmlEntity:
+      // ASCII is written as is but for the markup characters and `/` (slash variant); numeric
+      // styles write every non-ASCII scalar as a reference.
+      return value.contains { byte in
+        byte >= 0x80 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+          || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "/")
+      }
+    case .quotedPrintable:
+      return value.contains { byte in
+        !((0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=") || byte == 0x20 || byte == 0x09)
+      }
+    default: return true
+    }
+  }
+
   /// The shortest anchor searched, and how many identifying bytes it must hold.
   static let minAnchorLength = 16
 
@@ -89,9 +131,10 @@ enum PatternEncoder {
   /// The forms of the value an anchor hit is confirmed against: the raw value first, then each
   /// enabled text escape's variants whose bytes differ from every earlier form.
   static func escapedForms(of canary: Canary, encodings: Set<ScanEncoding>) -> [(ScanEncoding, [UInt8])] {
-    var forms: [(ScanEncoding, [UInt8])] = [(.raw, canary.bytes)]
-    for escape in textEscapes where encodings.contains(escape) {
-      for bytes in literals(of: canary.value, bytes: canary.bytes, encoding: escape)
+    let value = canary.bytes
+    var forms: [(ScanEncoding, [UInt8])] = [(.raw, value)]
+    for escape in textEscapes where encodings.contains(escape) && changes(escape, value) {
+      for bytes in literals(of: canary.value, bytes: value, encoding: escape)
       where !forms.contains(where: { $0.1 == bytes }) {
         forms.append((escape, bytes))
       }
@@ -104,9 +147,10 @@ enum PatternEncoder {
   /// enabled text escape changes. A few literals per canary stand for every escape × wrapper
   /// pair: a hit is confirmed by re-encoding each escaped form around it.
   static func anchorPatterns(for canary: Canary, encodings: Set<ScanEncoding>) -> [ScanPattern] {
-    guard let range = anchorRange(of: canary), escapedForms(of: canary, encodings: encodings).count > 1 else {
-      return []
-    }
+    // Some enabled escape changes the value exactly when escapedForms holds more than the raw form.
+    guard textEscapes.contains(where: { encodings.contains($0) && changes($0, canary.bytes) }),
+      let range = anchorRange(of: canary)
+    else { return [] }
     let anchor = Array(canary.bytes[range])
     var result: [ScanPattern] = []
     for wrapper in anchorWrappers where encodings.contains(wrapper) {
@@ -131,11 +175,20 @@ enum PatternEncoder {
 
   /// The UTF-16 code units of UTF-8 `bytes`, two bytes each.
   static func utf16(_ bytes: [UInt8], bigEndian: Bool) -> [UInt8] {
-    String(decoding: bytes, as: UTF8.self).utf16.flatMap { unit in
-      bigEndian
-        ? [UInt8(truncatingIfNeeded: unit >> 8), UInt8(truncatingIfNeeded: unit)]
-        : [UInt8(truncatingIfNeeded: unit), UInt8(truncatingIfNeeded: unit >> 8)]
+    utf16(String(decoding: bytes, as: UTF8.self), bigEndian: bigEndian)
+  }
+
+  /// The UTF-16 code units of `string`, two bytes each.
+  static func utf16(_ string: String, bigEndian: Bool) -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(string.utf8.count * 2)
+    for unit in string.utf16 {
+      let high = UInt8(truncatingIfNeeded: unit >> 8)
+      let low = UInt8(truncatingIfNeeded: unit)
+      output.append(bigEndian ? high : low)
+      output.append(bigEndian ? low : high)
     }
+    return output
   }
 
   /// The literals of one encoding, possibly with duplicates or the raw value among them.
@@ -188,10 +241,8 @@ enum PatternEncoder {
       return [TextEscapes.quotedPrintable(value)]
     case .hex:
       return [TextEscapes.hex(value, digits: lower), TextEscapes.hex(value, digits: upper)]
-    case .utf16le:
-      return [string.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }]
-    case .utf16be:
-      return [string.utf16.flatMap { [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] }]
+    case .utf16le: return [utf16(string, bigEndian: false)]
+    case .utf16be: return [utf16(string, bigEndian: true)]
     case .sha256Hex: return digestHex(SHA256.digest(value))
     case .sha256Base64: return digestBase64(SHA256.digest(value))
     case .sha512Hex: return digestHex(SHA512.digest(value))
@@ -205,7 +256,42 @@ enum PatternEncoder {
     }
   }
 
-  private static func digestHex(_ digest: [UInt8]) -> [[UInt8]] {
+  /// The value's digests, each computed once for its hex and base64 encodings.
+  struct DigestCache {
+    let value: [UInt8]
+    private var computed: [ScanEncoding: [UInt8]] = [:]
+
+    init(value: [UInt8]) { self.value = value }
+
+    /// The digest behind a digest encoding (keyed by its hex encoding) and whether `encoding`
+    /// writes it in hex; `nil` for encodings that are not digests.
+    mutating func digest(for encoding: ScanEncoding) -> (bytes: [UInt8], isHex: Bool)? {
+      let key: ScanEncoding
+      let isHex: Bool
+      switch encoding {
+      case .sha256Hex, .sha512Hex, .sha384Hex, .sha1Hex, .md5Hex: (key, isHex) = (encoding, true)
+      case .sha256Base64: (key, isHex) = (.sha256Hex, false)
+      case .sha512Base64: (key, isHex) = (.sha512Hex, false)
+      case .sha384Base64: (key, isHex) = (.sha384Hex, false)
+      case .sha1Base64: (key, isHex) = (.sha1Hex, false)
+      case .md5Base64: (key, isHex) = (.md5Hex, false)
+      default: return nil
+      }
+      if let bytes = computed[key] { return (bytes, isHex) }
+      let bytes: [UInt8]
+      switch key {
+      case .sha256Hex: bytes = SHA256.digest(value)
+      case .sha512Hex: bytes = SHA512.digest(value)
+      case .sha384Hex: bytes = SHA512.digest384(value)
+      case .sha1Hex: bytes = SHA1.digest(value)
+      default: bytes = MD5.digest(value)
+      }
+      computed[key] = bytes
+      return (bytes, isHex)
+    }
+  }
+
+  static func digestHex(_ digest: [UInt8]) -> [[UInt8]] {
     [
       TextEscapes.hex(digest, digits: TextEscapes.lowerHex),
       TextEscapes.hex(digest, digits: TextEscapes.upperHex),
@@ -213,7 +299,7 @@ enum PatternEncoder {
   }
 
   /// A digest's base64 and base64url, without padding so both padded and unpadded forms match.
-  private static func digestBase64(_ digest: [UInt8]) -> [[UInt8]] {
+  static func digestBase64(_ digest: [UInt8]) -> [[UInt8]] {
     [
       Base64Patterns.encode(digest, alphabet: Base64Patterns.standardAlphabet, padded: false),
       Base64Patterns.encode(digest, alphabet: Base64Patterns.urlAlphabet, padded: false),

@@ -5,7 +5,13 @@ enum TextEscapes {
 
   /// Hex digits of every byte.
   static func hex(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
-    bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      output.append(digits[Int(byte >> 4)])
+      output.append(digits[Int(byte & 15)])
+    }
+    return output
   }
 
   static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -8,11 +8,15 @@ struct MatcherTargets {
   /// encodings in `allCases` order, so a single encoding's id is its index there.
   var chains: [EncodingChain] = ScanEncoding.allCases.map { EncodingChain($0) }
   var anchors: [AnchorInfo] = []
+  /// The index of each chain in ``chains``, so that looking one up does not compare every chain.
+  private var chainIndex: [EncodingChain: UInt16] = Dictionary(
+    uniqueKeysWithValues: ScanEncoding.allCases.enumerated().map { (EncodingChain($1), UInt16($0)) })
 
   /// The id of `chain` in ``chains``, added when new.
   mutating func chainID(_ chain: EncodingChain) -> UInt16 {
-    if let index = chains.firstIndex(of: chain) { return UInt16(index) }
+    if let index = chainIndex[chain] { return index }
     chains.append(chain)
+    chainIndex[chain] = UInt16(chains.count - 1)
     return UInt16(chains.count - 1)
   }
 
@@ -26,6 +30,7 @@ struct MatcherTargets {
     for (index, canary) in canaries.enumerated() where !canary.value.isEmpty {
       var foldedLiterals: [[UInt8]] = []
       var forms: [(ScanEncoding, [UInt8])]? = nil
+      var anchor: [UInt8] = []  // the anchored run, set with `forms`
       for pattern in PatternEncoder.patterns(for: canary, encodings: encodings) {
         let isValue = pattern.chain == EncodingChain(.raw) && !pattern.isAnchor
         if isValue && !keepsValues { continue }
@@ -44,8 +49,10 @@ struct MatcherTargets {
         if isValue {
           kind = .value
         } else if pattern.isAnchor {
-          if forms == nil { forms = PatternEncoder.escapedForms(of: canary, encodings: encodings) }
-          let anchor = Array(canary.bytes[PatternEncoder.anchorRange(of: canary)!])
+          if forms == nil {
+            forms = PatternEncoder.escapedForms(of: canary, encodings: encodings)
+            anchor = Array(canary.bytes[PatternEncoder.anchorRange(of: canary)!])
+          }
           var info = AnchorInfo(
             wrapper: pattern.encoding, alignment: Self.alignment(of: pattern.bytes, anchor, pattern.encoding),
             anchor: anchor, forms: forms!, urlAllowed: encodings.contains(.base64url),
