@@ -70,7 +70,8 @@ enum InitCommand {
       return fail("cannot write \(file.path): \(error.localizedDescription)", io: io)
     }
     io.writeOutput(
-      "Wrote \(file.path)\nReplace the code marked `// Replace with your API client` with your app's client.\n")
+      "Wrote \(file.path)\nReplace the code marked `// Replace with your API client` with your app's client.\n"
+    )
     return ExitStatus.success
   }
 
