@@ -86,8 +86,8 @@ extension RequestKind {
     let user = p.canary(.email, at: .requestBody(.xml("login/user")))
     let password = p.canary(.password, at: .requestBody(.xml("login/password")))
     let xml =
-      "<?xml version=\"1.0\"?><login><user>\(LocationProof.xmlEscaped(user))</user>"
-      + "<password>\(LocationProof.xmlEscaped(password))</password></login>"
+      "<?xml version=\"1.0\"?><login><user>\(XMLText.escaped(user))</user>"
+      + "<password>\(XMLText.escaped(password))</password></login>"
     return [
       p.request(
         "POST", p.url(p.path("soap")), headers: [("Content-Type", "application/xml")], body: Data(xml.utf8))

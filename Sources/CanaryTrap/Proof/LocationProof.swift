@@ -219,9 +219,4 @@ enum LocationProof {
     case .fragment: "the fragment"
     }
   }
-
-  static func xmlEscaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;")
-  }
 }
