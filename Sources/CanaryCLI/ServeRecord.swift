@@ -120,9 +120,7 @@ final class ServeRecord: @unchecked Sendable {
     }
     if !missing.isEmpty {
       forEachDecodedView(of: request) { view in
-        var text = view
-        text.withUTF8 { bytes in missing.removeAll { occurs(needles[$0], in: UnsafeRawBufferPointer(bytes)) }
-        }
+        view.withUnsafeBytes { bytes in missing.removeAll { occurs(needles[$0], in: bytes) } }
         return !missing.isEmpty
       }
     }
@@ -280,26 +278,24 @@ final class ServeRecord: @unchecked Sendable {
     }
   }
 
-  /// Hands `body` the request as text in the forms a planted value can take on the wire beyond
-  /// its raw bytes: percent- and form-decoded (only when the raw text has `%` or `+`), and the
+  /// Hands `body` the request's bytes in the forms a planted value can take on the wire beyond
+  /// its raw bytes: percent- and form-decoded (only when the raw bytes have `%` or `+`), and the
   /// Basic credentials of `Authorization` and `Proxy-Authorization` decoded; stops when `body`
   /// returns false. Each view is released before the next is built.
-  static func forEachDecodedView(of request: RecordedRequest, _ body: (String) -> Bool) {
+  static func forEachDecodedView(of request: RecordedRequest, _ body: ([UInt8]) -> Bool) {
     let credentials = ["Authorization", "Proxy-Authorization"].flatMap { request.headers.values(for: $0) }
     for value in credentials where value.lowercased().hasPrefix("basic ") {
       if let data = Data(base64Encoded: String(value.dropFirst(6)).trimmingCharacters(in: .whitespaces)) {
-        guard body(String(decoding: data, as: UTF8.self)) else { return }
+        guard body(Array(data)) else { return }
       }
     }
     let hasPercent = contains(UInt8(ascii: "%"), in: request.raw)
     let hasPlus = contains(UInt8(ascii: "+"), in: request.raw)
-    guard hasPercent || hasPlus else { return }
-    let raw = String(decoding: request.raw, as: UTF8.self)
-    if hasPercent, let decoded = raw.removingPercentEncoding {
-      guard body(decoded) else { return }
+    if hasPercent {
+      guard body(RequestInspection.percentDecodedBytes(request.raw, plusIsSpace: false)) else { return }
     }
-    if let formDecoded = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding {
-      _ = body(formDecoded)
+    if hasPlus {
+      _ = body(RequestInspection.percentDecodedBytes(request.raw, plusIsSpace: true))
     }
   }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads the parts of a recorded request that delivery proof compares against, decoded once:
 /// the proof asks every request about every canary, so the decoded parts are kept.
-struct RequestInspection: Sendable {
+package struct RequestInspection: Sendable {
   let request: RecordedRequest
   /// The decoded path segments after the leading slash, without their `;` parameters.
   let pathSegments: [String]
@@ -74,14 +74,6 @@ struct RequestInspection: Sendable {
     let plus = UInt8(ascii: "+")
     let bytes = Array(text.utf8)
     guard bytes.contains(where: { $0 == percent || (plusIsSpace && $0 == plus) }) else { return String(text) }
-    func hex(_ byte: UInt8) -> UInt8? {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-      default: nil
-      }
-    }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var spaced: [UInt8] = []
@@ -93,7 +85,9 @@ struct RequestInspection: Sendable {
       let plain = plusIsSpace && byte == plus ? UInt8(ascii: " ") : byte
       spaced.append(plain)
       if byte == percent, valid {
-        if index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+        if index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+          let low = hexValue(bytes[index + 2])
+        {
           out.append(high << 4 | low)
           spaced.append(contentsOf: bytes[index + 1...index + 2])
           index += 3
@@ -106,6 +100,39 @@ struct RequestInspection: Sendable {
     }
     if valid, let decoded = String(bytes: out, encoding: .utf8) { return decoded }
     return String(decoding: spaced, as: UTF8.self)
+  }
+
+  /// `raw` with every `%XX` escape of two hex digits decoded (and `+` as a space when
+  /// `plusIsSpace`), byte by byte: an escape that is not two hex digits stays as it is and the
+  /// result need not be UTF-8, so neither a bad escape nor a binary body hides the other escapes.
+  package static func percentDecodedBytes<Bytes: DataProtocol>(_ raw: Bytes, plusIsSpace: Bool) -> [UInt8] {
+    let bytes = Array(raw)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+        let low = hexValue(bytes[index + 2])
+      {
+        out.append(high << 4 | low)
+        index += 3
+        continue
+      }
+      out.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+      index += 1
+    }
+    return out
+  }
+
+  /// The value of one hex digit, or nil.
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 
   private static func pair(_ item: Substring, plusIsSpace: Bool) -> (name: String, value: String) {

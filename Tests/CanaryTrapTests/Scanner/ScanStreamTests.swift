@@ -51,7 +51,7 @@ import Testing
     options.excerptRadius = 5
     let scanner = LeakScanner(canaries: [Self.token], options: options)
     let text = "SECRET-CONTEXT-BEFORE\t\u{1B}[31m\(Self.token.value)\0AF\nTER-CONTEXT-SECRET"
-    let finding = try? #require(scanner.scan(Data(text.utf8), source: "s").first)
+    let finding = scanner.scan(Data(text.utf8), source: "s").first
     // Escaped, bounded by the radius, and cut at the line break.
     #expect(finding?.excerpt == "\\x1B[31m\(Self.token.value)\\x00AF")
     #expect(finding?.excerpt.contains("CONTEXT") == false)
