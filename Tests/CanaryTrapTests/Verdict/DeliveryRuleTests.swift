@@ -272,6 +272,14 @@ struct DeliveryRuleTests {
     let renamedKey = await Self.run(
       json, Self.rewriting { text, _ in text.replacingOccurrences(of: "\"password\"", with: "\"pwd\"") })
     #expect(!renamedKey.isDelivered, "a value under another JSON key counted as delivered")
+    // A renamed key in the response's JSON: `tok` instead of `token`.
+    let responseJSON = DeliveryRuleTests.families.first { $0.name == "response JSON body" }!
+    let renamedResponseKey = Self.rewritingResponse {
+      $0.replacingOccurrences(of: "\"token\"", with: "\"tok\"")
+    }
+    #expect(
+      !(await Self.run(responseJSON, renamedResponseKey)).isDelivered,
+      "a response value under another JSON key counted as delivered")
     // A renamed cookie: `session=` instead of `sid=`.
     let cookie = DeliveryRuleTests.families.first { $0.name == "request cookie" }!
     var renamedCookie = VerdictProbe.Change()
@@ -286,6 +294,19 @@ struct DeliveryRuleTests {
     let harmless = Self.rewriting { text, _ in text.replacingOccurrences(of: "ann", with: "bob") }
     #expect(await Self.run(json, harmless).isDelivered)
     #expect(await Self.run(path, harmless).isDelivered)
+    let harmlessResponse = Self.rewritingResponse {
+      $0.replacingOccurrences(of: "\"ttl\"", with: "\"expires\"")
+    }
+    #expect(await Self.run(responseJSON, harmlessResponse).isDelivered)
+  }
+
+  /// A change that rewrites the text of the response body the app receives.
+  static func rewritingResponse(_ edit: @escaping @Sendable (String) -> String) -> VerdictProbe.Change {
+    var change = VerdictProbe.Change()
+    change.response = { data, response, _ in
+      (Data(edit(String(decoding: data, as: UTF8.self)).utf8), response)
+    }
+    return change
   }
 
   @Test("no request at all: every request-side canary is undelivered and the run inconclusive")
