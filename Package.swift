@@ -27,8 +27,17 @@ let package = Package(
       name: "CanaryBench", dependencies: ["CanaryCLI", "CanaryTrap"],
       swiftSettings: strictSwift),
     .executableTarget(name: "canary-bench", dependencies: ["CanaryBench"], swiftSettings: strictSwift),
+    // What the server's tests and the core's tests share (a raw socket client, a started server, a
+    // URLSession, DidNotRun): a plain target on the server alone, so server tests need no canary code.
+    .target(
+      name: "ServerTestSupport", dependencies: ["CanaryTrapServer"], path: "Tests/ServerTestSupport",
+      swiftSettings: strictSwift),
     .testTarget(
-      name: "CanaryTrapTests", dependencies: ["CanaryTrap", "CanaryTrapServer"], swiftSettings: strictSwift),
+      name: "CanaryTrapServerTests", dependencies: ["CanaryTrapServer", "ServerTestSupport"],
+      swiftSettings: strictSwift),
+    .testTarget(
+      name: "CanaryTrapTests", dependencies: ["CanaryTrap", "CanaryTrapServer", "ServerTestSupport"],
+      swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryTrapTestingTests", dependencies: ["CanaryTrapTesting"], swiftSettings: strictSwift),
     .testTarget(

@@ -133,7 +133,7 @@ public final class LoopbackServer: Sendable {
   public var port: UInt16 { lifecycle.withLock { $0.lastPort } }
 
   /// The numeric address the listener is bound to, read back from the socket (nil when stopped).
-  public var boundAddress: String? { lifecycle.withLock { $0.loop }?.listener.boundAddress }
+  package var boundAddress: String? { lifecycle.withLock { $0.loop }?.listener.boundAddress }
 
   /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
   public var baseURL: URL {

@@ -33,7 +33,7 @@ public struct RecordedRequest: Sendable {
   public var droppedBytes: Int = 0
 
   /// Creates a recorded request; the server makes these, tests may too.
-  public init(
+  package init(
     sequence: Int = 0, connectionID: Int = 0, method: String, target: String, version: String = "HTTP/1.1",
     headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), trailers: HTTPHeaders = HTTPHeaders(),
     raw: Data = Data(), malformed: String? = nil, receivedAt: Date = Date()

@@ -25,7 +25,7 @@ public struct SentResponse: Sendable {
   public var fullyWritten: Bool
 
   /// Creates a record of a response.
-  public init(
+  package init(
     requestSequence: Int, connectionID: Int, status: Int, fault: ServerResponse.Fault?, bytes: Data,
     fullyWritten: Bool = false
   ) {

@@ -24,7 +24,7 @@ public struct ServerCounters: Sendable, Equatable {
   public var peakBufferedRequestBytes = 0
 
   /// Creates counters, all zero.
-  public init() {}
+  package init() {}
 
   /// Whether the record holds everything received (nothing dropped or cut).
   public var recordIsComplete: Bool { requestsDropped == 0 && bytesDropped == 0 }

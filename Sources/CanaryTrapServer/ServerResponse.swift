@@ -43,7 +43,7 @@ public struct ServerResponse: Sendable {
   public var fault: Fault?
   /// The interval between the chunks of a chunked body, sent as a stream (see ``paced(every:)``);
   /// nil sends the whole response at once.
-  public var pacing: Duration? = nil
+  package var pacing: Duration? = nil
 
   /// Creates a response.
   public init(

@@ -11,16 +11,16 @@
   /// over its suite's.
   public struct CanaryTrapTrait: TestTrait, SuiteTrait, TestScoping {
     /// The scope's configuration: sinks, scan options, standard stream capture, report directory.
-    public var configuration: CanaryTrap.Configuration
+    package var configuration: CanaryTrap.Configuration
     /// Where issues are recorded; nil records them at the test's own declaration.
-    public var sourceLocation: SourceLocation?
+    package var sourceLocation: SourceLocation?
     /// Leaks the tests accept: each that occurs is one known issue, each that does not is an issue.
-    public var knownLeaks: [KnownLeak]
+    package var knownLeaks: [KnownLeak]
     /// Tells this trait apart from another `.canaryTrap` on the same test.
     private let identity = UUID()
 
     /// Creates the trait; prefer `.canaryTrap` or `.canaryTrap(_:sourceLocation:)`.
-    public init(
+    package init(
       configuration: CanaryTrap.Configuration, sourceLocation: SourceLocation?, knownLeaks: [KnownLeak] = []
     ) {
       self.configuration = configuration

@@ -1,22 +1,22 @@
 /// Which entries of a baseline a report's findings matched: what lets SARIF mark each result
 /// `new` or `unchanged` and a baseline entry that no longer matches `absent`, and what
 /// `canary report stale` reads to find the entries a whole test run never matched.
-public struct BaselineUse: Sendable, Hashable {
+package struct BaselineUse: Sendable, Hashable {
   /// One baseline entry that accepted findings of the report.
-  public struct Match: Sendable, Hashable {
+  package struct Match: Sendable, Hashable {
     /// The entry.
-    public var leak: KnownLeak
+    package var leak: KnownLeak
     /// How many findings of the report it accepted.
-    public var findings: Int
+    package var findings: Int
   }
 
   /// How many entries the baseline has.
-  public var entryCount: Int
+  package var entryCount: Int
   /// The entries that accepted at least one finding, in the baseline's order.
-  public var matched: [Match]
+  package var matched: [Match]
   /// The entries that matched no finding, when the report covers a whole run (`canary scan
   /// --baseline`); nil for one test's scope, whose unmatched entries may match in another test.
-  public var stale: [KnownLeak]?
+  package var stale: [KnownLeak]?
 
   /// Records which of `knownLeaks` matched `report`'s findings (sources named as
   /// `sourceName` gives them); `coversWholeRun` says whether an entry unmatched here is stale.

@@ -38,7 +38,7 @@ public struct KnownLeak: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether `finding` is one of the leaks this accepts.
-  public func matches(_ finding: LeakFinding) -> Bool {
+  package func matches(_ finding: LeakFinding) -> Bool {
     matches(finding, sourceName: finding.source)
   }
 

@@ -13,9 +13,9 @@ import Foundation
 /// ``CanaryTrap/Configuration/knownLeaks`` read one.
 public struct LeakBaseline: Sendable, Hashable {
   /// The baseline format this library writes and reads.
-  public static let currentVersion = 1
+  package static let currentVersion = 1
   /// The most entries a baseline may hold; a longer file is refused rather than cut.
-  public static let maximumEntries = 10_000
+  package static let maximumEntries = 10_000
 
   /// The accepted leaks, in file order.
   public var knownLeaks: [KnownLeak]
@@ -168,7 +168,7 @@ public struct BaselineError: Error, Sendable, Hashable, CustomStringConvertible 
   public var reason: String
 
   /// Creates an error about `file`.
-  public init(file: String? = nil, reason: String) {
+  package init(file: String? = nil, reason: String) {
     self.file = file
     self.reason = reason
   }

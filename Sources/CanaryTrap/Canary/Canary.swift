@@ -10,12 +10,16 @@ public struct Canary: Sendable, Hashable {
   /// The form of the value, when known.
   public var shape: CanaryShape?
   /// Manifest fields CanaryTrap does not interpret, kept so that a round trip loses nothing.
-  public var extraFields: [String: JSONValue]
+  package var extraFields: [String: JSONValue]
 
   /// Creates a canary from a value minted elsewhere.
-  public init(
-    value: String, location: CanaryLocation, shape: CanaryShape? = nil,
-    extraFields: [String: JSONValue] = [:]
+  public init(value: String, location: CanaryLocation, shape: CanaryShape? = nil) {
+    self.init(value: value, location: location, shape: shape, extraFields: [:])
+  }
+
+  /// Creates a canary that keeps manifest fields CanaryTrap does not interpret.
+  package init(
+    value: String, location: CanaryLocation, shape: CanaryShape?, extraFields: [String: JSONValue]
   ) {
     self.value = value
     self.location = location

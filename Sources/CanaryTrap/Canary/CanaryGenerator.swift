@@ -4,19 +4,19 @@ import Foundation
 ///
 /// Every value starts with ``prefix`` (or its digit or hex equivalent) so a person who sees one
 /// in a log knows what it is, and carries at least 100 random bits so none matches by chance.
-public struct CanaryGenerator: Sendable {
+package struct CanaryGenerator: Sendable {
   /// The prefix of tokens, emails, passwords and JWT subjects.
-  public static let prefix = "cnry"
+  package static let prefix = "cnry"
   /// The first group of every canary UUID (hex for "canary").
-  public static let uuidPrefix = "ca4a"
+  package static let uuidPrefix = "ca4a"
   /// The leading digits of every numeric canary.
-  public static let numberPrefix = "9"
+  package static let numberPrefix = "9"
 
   /// Text that every canary of some shape carries, so it identifies none of them: the prefixes,
   /// the email domain, and the start of every JWT canary's header and payload in base64url.
   ///
   /// The scanner never reports a fragment made only of such text.
-  public static let sharedParts: [String] = [
+  package static let sharedParts: [String] = [
     prefix, uuidPrefix, "@example.invalid", base64URL(Data(jwtHeader.utf8)), "eyJzdWIiOiJjbnJ5",
   ]
 
@@ -37,10 +37,10 @@ public struct CanaryGenerator: Sendable {
   static let passwordTail = "%P!&</="
 
   /// Creates a generator; all generators share the system's random source.
-  public init() {}
+  package init() {}
 
   /// Mints a fresh value of `shape`.
-  public func makeValue(_ shape: CanaryShape) -> String {
+  package func makeValue(_ shape: CanaryShape) -> String {
     switch shape {
     case .token: Self.prefix + randomSymbols(26)
     case .email: Self.prefix + randomSymbols(22) + "@example.invalid"

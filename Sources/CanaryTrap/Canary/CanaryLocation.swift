@@ -93,7 +93,7 @@ public enum CanaryLocation: Sendable, Hashable {
   }
 
   /// Whether the canary travels from the app to the server (and the server proves delivery).
-  public var isRequestSide: Bool {
+  package var isRequestSide: Bool {
     switch self {
     case .requestURL, .requestHeader, .requestCredential, .requestCookie, .requestBody: true
     default: false
@@ -110,7 +110,7 @@ public enum CanaryLocation: Sendable, Hashable {
 
   /// What findings add after the place of a leak of a location a cookie store sends back, such
   /// as ` (set by the response, re-sent as request.cookie[session_id])`; empty for other locations.
-  public var resentNote: String {
+  package var resentNote: String {
     resentAs.map { " (set by the response, re-sent as \($0))" } ?? ""
   }
 }

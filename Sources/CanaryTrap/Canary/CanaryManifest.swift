@@ -25,13 +25,15 @@ public struct CanaryManifest: Sendable, Hashable {
   /// The canaries, in manifest order.
   public var canaries: [Canary]
   /// Top-level fields CanaryTrap does not interpret, kept for the round trip.
-  public var extraFields: [String: JSONValue]
+  package var extraFields: [String: JSONValue]
 
   /// Creates a manifest of `canaries`.
-  public init(
-    canaries: [Canary], version: Int = CanaryManifest.currentVersion,
-    extraFields: [String: JSONValue] = [:]
-  ) {
+  public init(canaries: [Canary], version: Int = CanaryManifest.currentVersion) {
+    self.init(canaries: canaries, version: version, extraFields: [:])
+  }
+
+  /// Creates a manifest that keeps top-level fields CanaryTrap does not interpret.
+  package init(canaries: [Canary], version: Int, extraFields: [String: JSONValue]) {
     self.version = version
     self.canaries = canaries
     self.extraFields = extraFields

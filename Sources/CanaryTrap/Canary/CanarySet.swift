@@ -11,7 +11,7 @@ public final class CanarySet: Sendable {
   private static let mintedValues = Locked(Set<String>())
 
   /// Creates a set holding `canaries`, for instance those read from a manifest.
-  public init(_ canaries: [Canary] = []) {
+  package init(_ canaries: [Canary] = []) {
     storage = Locked(canaries)
   }
 
@@ -23,7 +23,7 @@ public final class CanarySet: Sendable {
 
   /// Mints a fresh canary of `shape` for `location`, adds it to the set and returns it.
   @discardableResult
-  public func mint(_ shape: CanaryShape, at location: CanaryLocation) -> Canary {
+  package func mint(_ shape: CanaryShape, at location: CanaryLocation) -> Canary {
     let canary = Canary(
       value: Self.uniqueValue(shape, generator: generator), location: location, shape: shape)
     storage.withLock { $0.append(canary) }
@@ -31,7 +31,7 @@ public final class CanarySet: Sendable {
   }
 
   /// Adds a canary minted elsewhere, after checking that it is long enough to scan for.
-  public func add(_ canary: Canary) throws {
+  package func add(_ canary: Canary) throws {
     try CanaryManifest.validate(canary, at: count)
     storage.withLock { $0.append(canary) }
   }

@@ -53,7 +53,7 @@ public final class KindPlanter: Sendable {
   private let minted = Locked<[Canary]>([])
 
   /// Creates a planter for the kind named `kindName` in `trap`.
-  public convenience init(trap: CanaryTrap, kindName: String) {
+  package convenience init(trap: CanaryTrap, kindName: String) {
     self.init(trap: trap, kindName: kindName, plantedAt: nil)
   }
 
@@ -71,7 +71,7 @@ public final class KindPlanter: Sendable {
   public var route: String { "/\(trap.tracer)/\(kindName)" }
 
   /// The index of the first path segment after the route, where path canaries go.
-  public static let firstDataSegment = 2
+  package static let firstDataSegment = 2
 
   /// The canaries minted for this kind so far.
   public var canaries: [Canary] { minted.current }

@@ -21,7 +21,7 @@ public struct DeliveryEvidence: Sendable {
   public var answered: [SentResponse]
 
   /// Creates evidence from its parts.
-  public init(
+  package init(
     received: [RecordedRequest], sent: [SentRequest], returned: [ObservedResponse],
     answered: [SentResponse] = []
   ) {
@@ -43,7 +43,7 @@ public struct SentRequest: Sendable, Hashable {
   public var headers: [String: String]
 
   /// Captures the parts of `request` that delivery proof reads.
-  public init(_ request: URLRequest) {
+  package init(_ request: URLRequest) {
     url = request.url
     method = request.httpMethod ?? "GET"
     headers = request.allHTTPHeaderFields ?? [:]
@@ -62,7 +62,7 @@ public struct ObservedResponse: Sendable, Hashable {
   public var body: Data
 
   /// Captures a transport's result.
-  public init(data: Data, response: URLResponse) {
+  package init(data: Data, response: URLResponse) {
     url = response.url
     body = data
     if let http = response as? HTTPURLResponse {

@@ -17,7 +17,7 @@ public struct CanaryDelivery: Sendable, Hashable {
   }
 
   /// Creates a delivery record.
-  public init(canary: Canary, status: Status) {
+  package init(canary: Canary, status: Status) {
     self.canary = canary
     self.status = status
   }

@@ -23,7 +23,7 @@ public struct LeakFinding: Sendable, Hashable {
   public var encoding: String { encodings.description }
 
   /// Creates a finding.
-  public init(
+  package init(
     canary: Canary, encodings: EncodingChain, source: String, line: Int, column: Int, offset: Int,
     excerpt: String
   ) {
@@ -38,7 +38,7 @@ public struct LeakFinding: Sendable, Hashable {
 
   /// Creates a finding from a rendered chain name such as `base64` or `json-escaped → base64`;
   /// a name that is not a chain of ``ScanEncoding`` names is a programming error.
-  public init(
+  package init(
     canary: Canary, encoding: String, source: String, line: Int, column: Int, offset: Int,
     excerpt: String
   ) {

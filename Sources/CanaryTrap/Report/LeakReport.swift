@@ -21,10 +21,10 @@ public struct LeakReport: Sendable, Hashable {
   public var sourceLocation: ReportSourceLocation?
   /// When, how long and where the run happened, when known; JUnit output uses the rendering
   /// time on this machine otherwise.
-  public var run: ReportRun?
+  package var run: ReportRun?
   /// The baseline the run was judged against and which of its entries matched, when one was in
   /// use (``CanaryTrap/Configuration/knownLeaks`` or `canary scan --baseline`).
-  public var baseline: BaselineUse?
+  package var baseline: BaselineUse?
 
   /// Creates a report.
   public init(
@@ -66,7 +66,7 @@ public struct LeakReport: Sendable, Hashable {
   public var undelivered: [CanaryDelivery] { deliveries.filter { !$0.isDelivered } }
 
   /// Sources that were silent or failed.
-  public var problemSources: [ScannedSource] { sources.filter { $0.status != .heard } }
+  package var problemSources: [ScannedSource] { sources.filter { $0.status != .heard } }
 
   /// The distinct locations with at least one finding.
   public var leakedLocations: [CanaryLocation] {

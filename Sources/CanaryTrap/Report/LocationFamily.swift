@@ -2,7 +2,7 @@ extension CanaryLocation {
   /// The location with its names and indexes left out, such as `request.header` for
   /// `request.header[X-Session]` or `redirect.location.query` for `redirect[2].location.query[sig]`:
   /// the stable family that groups SARIF rules.
-  public var family: String {
+  package var family: String {
     var result = ""
     var depth = 0
     var escaped = false

@@ -9,7 +9,7 @@ public struct OmittedFindings: Sendable, Hashable {
   public var count: Int
 
   /// Creates a count of omitted findings.
-  public init(canary: Canary, source: String, count: Int) {
+  package init(canary: Canary, source: String, count: Int) {
     self.canary = canary
     self.source = source
     self.count = count

@@ -63,7 +63,7 @@ extension LeakReport {
   /// no earlier report in the directory uses, refreshes the directory's ``ReportIndex`` page, and
   /// returns the report's files.
   @discardableResult
-  public func writeUniquely(to directory: URL, name: String) throws -> [URL] {
+  package func writeUniquely(to directory: URL, name: String) throws -> [URL] {
     let files = try write(to: directory, baseName: ReportFileName.claimUnique(name, in: directory))
     try ReportIndex.write(in: directory)
     return files

@@ -7,11 +7,11 @@ import Foundation
 /// `CANARY_TRAP_REPORT_DIR` names always has one. It reads only the first few kilobytes of each
 /// page (the `canarytrap-*` meta tags the report writes), lists at most ``maxListed`` reports
 /// and says how many it left out; like the reports, it loads nothing and runs no script.
-public enum ReportIndex {
+package enum ReportIndex {
   /// The index's file name.
-  public static let fileName = "index.html"
+  package static let fileName = "index.html"
   /// The most reports the index lists.
-  public static let maxListed = 5_000
+  package static let maxListed = 5_000
   /// How much of each page is read to find its meta tags.
   static let headBytes = 8_192
 
@@ -29,7 +29,7 @@ public enum ReportIndex {
 
   /// Writes `index.html` for the reports in `directory` and returns its URL.
   @discardableResult
-  public static func write(in directory: URL) throws -> URL {
+  package static func write(in directory: URL) throws -> URL {
     try writing.withLock { _ in
       let url = directory.appendingPathComponent(fileName)
       try Data(rendering(directory: directory).utf8).write(to: url, options: .atomic)

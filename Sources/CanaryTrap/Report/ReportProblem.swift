@@ -31,7 +31,7 @@ public struct ReportProblem: Sendable, Hashable {
   }
 
   /// Creates a problem with the standard wording for `kind`.
-  public init(_ kind: Kind) {
+  package init(_ kind: Kind) {
     self.kind = kind
     switch kind {
     case .leak(let finding): message = finding.message
@@ -73,7 +73,7 @@ extension LeakFinding {
   }
 
   /// The encoding as words: `base64-encoded`, `in plain text`, `hashed (sha256-hex)`.
-  public var encodingPhrase: String { Self.phrase(forEncoding: encoding) }
+  package var encodingPhrase: String { Self.phrase(forEncoding: encoding) }
 
   /// The words for an encoding name, such as `base64-encoded` for `base64`.
   static func phrase(forEncoding encoding: String) -> String {
@@ -105,7 +105,7 @@ extension ScannedSource.Status {
   }
 
   /// A short word for the status: `heard`, `silent` or `failed`.
-  public var label: String {
+  package var label: String {
     switch self {
     case .heard: "heard"
     case .silent: "silent"

@@ -1,28 +1,28 @@
 import Foundation
 
 /// When, for how long and on which machine a run happened; JUnit consumers require all three.
-public struct ReportRun: Sendable, Hashable {
+package struct ReportRun: Sendable, Hashable {
   /// When the run began.
-  public var started: Date
+  package var started: Date
   /// How long the run took, in seconds.
-  public var seconds: Double
+  package var seconds: Double
   /// The machine that ran it, `localhost` when unknown.
-  public var hostname: String
+  package var hostname: String
 
   /// Creates a run record.
-  public init(started: Date, seconds: Double, hostname: String = ReportRun.currentHostname) {
+  package init(started: Date, seconds: Double, hostname: String = ReportRun.currentHostname) {
     self.started = started
     self.seconds = max(0, seconds)
     self.hostname = hostname.isEmpty ? "localhost" : hostname
   }
 
   /// A run that began at `started` and ends now, on this machine.
-  public static func endingNow(startedAt started: Date) -> ReportRun {
+  package static func endingNow(startedAt started: Date) -> ReportRun {
     ReportRun(started: started, seconds: Date().timeIntervalSince(started))
   }
 
   /// This machine's host name, or `localhost`.
-  public static var currentHostname: String {
+  package static var currentHostname: String {
     let name = ProcessInfo.processInfo.hostName
     return name.isEmpty ? "localhost" : name
   }

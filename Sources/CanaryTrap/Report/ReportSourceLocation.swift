@@ -25,5 +25,5 @@ extension ReportSourceLocation {
   }
 
   /// `Module/File.swift:42`, as messages name the place.
-  public var shortDescription: String { "\(fileID):\(line)" }
+  package var shortDescription: String { "\(fileID):\(line)" }
 }

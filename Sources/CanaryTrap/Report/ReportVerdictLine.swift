@@ -2,7 +2,7 @@ extension LeakReport {
   /// The verdict in one line, such as `LEAKY: 41 leaks at 38 locations`,
   /// `clean: 64 of 64 canaries delivered, 3 sources heard` or
   /// `INCONCLUSIVE: 2 canaries undelivered`.
-  public var verdictLine: String {
+  package var verdictLine: String {
     switch verdict {
     case .leaky:
       return "LEAKY: \(count(totalFindingCount, "leak")) at \(count(leakedLocations.count, "location"))"

@@ -19,7 +19,7 @@ public struct EncodingChain: Sendable, Hashable, Comparable, CustomStringConvert
 
   /// Parses a rendered chain such as `json-escaped → base64` (`->` is accepted too); `nil` when a
   /// step is not a ``ScanEncoding`` name.
-  public init?(name: String) {
+  package init?(name: String) {
     let parts = name.replacingOccurrences(of: "->", with: "→").split(separator: "→")
     var steps: [ScanEncoding] = []
     for part in parts {

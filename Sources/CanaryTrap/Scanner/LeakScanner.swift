@@ -22,7 +22,7 @@ public final class LeakScanner: Sendable {
   /// (``ScanPattern/isAnchor``). Case-insensitive and fragment matches are searched from the
   /// `raw` pattern.
   /// Computed on demand from the canaries (the compiled matcher keeps only packed bytes).
-  public var patterns: [ScanPattern] {
+  package var patterns: [ScanPattern] {
     canaries.filter { !$0.value.isEmpty }.flatMap {
       PatternEncoder.patterns(for: $0, encodings: options.encodings)
     }
@@ -89,7 +89,7 @@ public final class LeakScanner: Sendable {
   /// Scans a file from byte `offset` to its end, opening it once; offsets, lines and columns in
   /// the findings count from the start of the file, so they point where an editor opening it would
   /// (the lines before `offset` are counted from the same descriptor first).
-  public func scanFile(at url: URL, from offset: UInt64, source: String) throws -> (
+  package func scanFile(at url: URL, from offset: UInt64, source: String) throws -> (
     findings: [LeakFinding], bytes: Int, omitted: [OmittedFindings]
   ) {
     try FileReader.read(url) { fd in try scanDescriptor(fd, from: offset, source: source, path: url.path) }

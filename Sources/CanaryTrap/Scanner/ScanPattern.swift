@@ -5,27 +5,27 @@
 /// the canary that no text escape changes, inside a binary wrapper; a hit is confirmed by
 /// re-encoding the canary's escaped forms around it, and the finding names the chain that
 /// explains the bytes.
-public struct ScanPattern: Sendable, Hashable {
+package struct ScanPattern: Sendable, Hashable {
   /// The canary the bytes stand for.
-  public var canary: Canary
+  package var canary: Canary
   /// How the canary was encoded to make ``bytes``, innermost first.
-  public var chain: EncodingChain
+  package var chain: EncodingChain
   /// The exact bytes searched.
-  public var bytes: [UInt8]
+  package var bytes: [UInt8]
   /// Whether ``bytes`` is an anchor: part of the canary in ``chain``'s outermost wrapper,
   /// confirmed around each hit.
-  public var isAnchor: Bool
+  package var isAnchor: Bool
 
   /// The outermost encoding of ``chain``: the form the bytes have in a sink.
-  public var encoding: ScanEncoding { chain.outermost }
+  package var encoding: ScanEncoding { chain.outermost }
 
   /// Creates a pattern of one encoding.
-  public init(canary: Canary, encoding: ScanEncoding, bytes: [UInt8]) {
+  package init(canary: Canary, encoding: ScanEncoding, bytes: [UInt8]) {
     self.init(canary: canary, chain: EncodingChain(encoding), bytes: bytes)
   }
 
   /// Creates a pattern of a chain of encodings.
-  public init(canary: Canary, chain: EncodingChain, bytes: [UInt8], isAnchor: Bool = false) {
+  package init(canary: Canary, chain: EncodingChain, bytes: [UInt8], isAnchor: Bool = false) {
     self.canary = canary
     self.chain = chain
     self.bytes = bytes

@@ -61,7 +61,7 @@ public struct SinkWindow: Sendable, Hashable, CustomStringConvertible {
   public let id: UInt64
 
   /// The window ``LeakSink/begin()``, ``LeakSink/collect()`` and ``LeakSink/end()`` use.
-  public static let standalone = SinkWindow(id: 0)
+  package static let standalone = SinkWindow(id: 0)
 
   private static let counter = Locked<UInt64>(0)
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Any JSON value, kept as read so that fields CanaryTrap does not know survive a round trip.
-public enum JSONValue: Sendable, Hashable, Codable {
+package enum JSONValue: Sendable, Hashable, Codable {
   case null
   case bool(Bool)
   case number(Double)
@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
   case array([JSONValue])
   case object([String: JSONValue])
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
       self = .null
@@ -26,7 +26,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     switch self {
     case .null: try container.encodeNil()

@@ -78,7 +78,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   }
 
   /// Whether the comma-separated values of `name` contain `token` (case-insensitive).
-  public func hasToken(_ token: String, in name: String) -> Bool {
+  package func hasToken(_ token: String, in name: String) -> Bool {
     for field in storage where Self.namesMatch(field.name, name) {
       for element in field.value.utf8.split(separator: UInt8(ascii: ",")) {
         var trimmed = element[...]

@@ -31,7 +31,7 @@ public struct MultipartBody: Sendable {
     public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// Creates a part from its headers and content, reading name and filename from the headers.
-    public init(headers: HTTPHeaders, body: Data) {
+    package init(headers: HTTPHeaders, body: Data) {
       self.headers = headers
       self.body = body
       self.contentType = headers["Content-Type"]

@@ -11,13 +11,19 @@ package struct SocketError: Error, CustomStringConvertible, Sendable {
   /// The `errno` value it set.
   package var code: Int32
 
+  /// An error for `call`, which set `errno` to `code`.
+  package init(call: String, code: Int32) {
+    self.call = call
+    self.code = code
+  }
+
   /// Describes the failure with the call, the errno and its text.
   package var description: String { "\(call) failed: errno \(code) (\(String(cString: strerror(code))))" }
 }
 
 /// Thin wrappers over the POSIX socket calls that differ between Glibc and Darwin.
 package enum SocketShims {
-  static var streamType: Int32 {
+  package static var streamType: Int32 {
     #if canImport(Glibc)
       Int32(SOCK_STREAM.rawValue)
     #else
@@ -26,7 +32,7 @@ package enum SocketShims {
   }
 
   /// The flags for `send`: no SIGPIPE on Linux (Darwin uses `SO_NOSIGPIPE` on the socket).
-  static var sendFlags: Int32 {
+  package static var sendFlags: Int32 {
     #if canImport(Glibc)
       Int32(MSG_NOSIGNAL)
     #else
@@ -34,7 +40,7 @@ package enum SocketShims {
     #endif
   }
 
-  static func closeDescriptor(_ fd: Int32) {
+  package static func closeDescriptor(_ fd: Int32) {
     #if canImport(Glibc)
       _ = Glibc.close(fd)
     #else
@@ -49,7 +55,7 @@ package enum SocketShims {
     }
   }
 
-  static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) {
+  package static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) {
     var value = value
     _ = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
   }
@@ -64,7 +70,7 @@ package enum SocketShims {
   /// Makes writing to a socket whose peer has gone fail with `EPIPE` instead of raising
   /// `SIGPIPE` (which kills the process): `SO_NOSIGPIPE` on Darwin; Linux has no such socket
   /// option, so every `send` there passes ``sendFlags`` (`MSG_NOSIGNAL`) instead.
-  static func suppressBrokenPipeSignal(_ fd: Int32) {
+  package static func suppressBrokenPipeSignal(_ fd: Int32) {
     #if canImport(Darwin)
       setOption(fd, level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
     #endif

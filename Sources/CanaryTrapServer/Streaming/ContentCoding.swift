@@ -8,7 +8,7 @@ public enum ContentCoding: String, Sendable, CaseIterable {
   /// `deflate` (RFC 9110 §8.4.1.2): a zlib stream (RFC 1950), as HTTP means it.
   case deflate
 
-  /// The largest body ``encode(_:limit:)`` compresses by default (16 MiB).
+  /// The largest body ``ServerResponse/encoded(_:limit:)`` compresses by default (16 MiB).
   public static let defaultLimit = 16 * 1024 * 1024
 
   /// Why a body could not be encoded.
@@ -24,7 +24,7 @@ public enum ContentCoding: String, Sendable, CaseIterable {
   }
 
   /// The compressed form of `body`; throws ``TooLarge`` when it holds more than `limit` bytes.
-  public func encode(_ body: Data, limit: Int = ContentCoding.defaultLimit) throws -> Data {
+  package func encode(_ body: Data, limit: Int = ContentCoding.defaultLimit) throws -> Data {
     guard body.count <= limit else { throw TooLarge(bytes: body.count, limit: limit) }
     let input = [UInt8](body)
     var output: [UInt8]

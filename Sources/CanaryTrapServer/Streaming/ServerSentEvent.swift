@@ -17,7 +17,7 @@ public struct ServerSentEvent: Sendable, Hashable {
   }
 
   /// The event as written on the stream, ending with its blank line.
-  public var text: String {
+  package var text: String {
     var text = ""
     if let event { text += "event: \(event)\n" }
     if let id { text += "id: \(id)\n" }

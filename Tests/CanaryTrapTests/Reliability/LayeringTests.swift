@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// The folder boundaries of the `CanaryTrap` target the compiler cannot see (DocC "Architecture"):
-/// the location vocabulary in `Canary/` names no other layer, and `Proof/` never names the matrix.
+/// the location vocabulary in `Canary/` names no other layer, and `Proof/` never names the matrix;
+/// and the target boundary the compiler checks only while `Package.swift` keeps it: the server's
+/// tests depend on no canary target.
 @Suite("Layers kept apart inside the CanaryTrap target")
 struct LayeringTests {
   private static let sources = URL(fileURLWithPath: #filePath)
@@ -42,6 +44,40 @@ struct LayeringTests {
   func proofFolderNeverNamesTheMatrix() throws {
     #expect(
       try Self.violations(in: "Proof", forbidding: ["RequestKind", "KindPlanter", "MatrixResult"]) == [:])
+  }
+
+  /// The dependencies `Package.swift` gives the target named `target`, or nil when it names none.
+  static func dependencies(of target: String, in manifest: String) -> [String]? {
+    guard let name = manifest.range(of: "name: \"\(target)\""),
+      let open = manifest[name.upperBound...].range(of: "dependencies: ["),
+      let close = manifest[open.upperBound...].firstIndex(of: "]")
+    else { return nil }
+    return manifest[open.upperBound..<close].split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(
+        in: CharacterSet(charactersIn: "\""))
+    }
+  }
+
+  /// What the server's tests may depend on: the server and their shared support, no canary code.
+  static let serverTestDependencies: Set<String> = ["CanaryTrapServer", "ServerTestSupport"]
+
+  @Test("the server's tests and their support target depend on the server alone")
+  func serverTestsDependOnTheServerAlone() throws {
+    let manifest = try String(
+      contentsOf: Self.sources.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Package.swift"), encoding: .utf8)
+    for target in ["ServerTestSupport", "CanaryTrapServerTests"] {
+      let found = try #require(Self.dependencies(of: target, in: manifest), "no \(target) in Package.swift")
+      #expect(Set(found).isSubset(of: Self.serverTestDependencies), "\(target) depends on \(found)")
+    }
+  }
+
+  @Test("twin: a server test target that depends on the core is caught")
+  func theDependencyCheckCanFail() throws {
+    let manifest = #".testTarget(name: "X", dependencies: ["CanaryTrap", "CanaryTrapServer"]),"#
+    let found = try #require(Self.dependencies(of: "X", in: manifest))
+    #expect(found == ["CanaryTrap", "CanaryTrapServer"])
+    #expect(!Set(found).isSubset(of: Self.serverTestDependencies))
   }
 
   @Test("twin: the check finds a forbidden name used as an identifier, not inside a longer one")

@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// The scanner against encoders it does not share (``IndependentEncoders``: Foundation, coreutils

@@ -4,15 +4,15 @@ import Foundation
 /// every construct that was not planted, so that nothing the document holds is skipped silently.
 public struct ImportedKinds: Sendable {
   /// What one kind plants: its request and every planted location.
-  public struct Plan: Sendable {
+  package struct Plan: Sendable {
     /// The kind's name (`[a-z0-9-]`).
-    public let kindName: String
+    package let kindName: String
     /// Where the kind came from: the operation (`GET /pets/{petId}`) or the recorded entry.
-    public let origin: String
+    package let origin: String
     /// The request method.
-    public let method: String
+    package let method: String
     /// Every location the kind plants, with the shape of its canary, in planting order.
-    public let locations: [(location: CanaryLocation, shape: CanaryShape)]
+    package let locations: [(location: CanaryLocation, shape: CanaryShape)]
   }
 
   /// A construct of the document that was not planted, or planted only in part.
@@ -29,14 +29,14 @@ public struct ImportedKinds: Sendable {
   /// The kinds, one per operation or entry, ready for ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)``.
   public let kinds: [RequestKind]
   /// What each kind plants, in the order of ``kinds``.
-  public let plans: [Plan]
+  package let plans: [Plan]
   /// The constructs not planted, at most ``ImportLimits/maxSkippedRecorded`` of them.
   public let skipped: [Skipped]
   /// How many constructs were not planted, the unrecorded ones beyond the limit included.
   public let skippedCount: Int
 
   /// How many canaries the kinds plant in all.
-  public var canaryCount: Int { plans.reduce(0) { $0 + $1.locations.count } }
+  package var canaryCount: Int { plans.reduce(0) { $0 + $1.locations.count } }
 
   /// Whether every construct of the document was planted.
   public var isComplete: Bool { skippedCount == 0 }

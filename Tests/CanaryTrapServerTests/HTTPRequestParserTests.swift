@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
 @testable import CanaryTrapServer
 
 /// Feeds `text` (or bytes) to a fresh parser and collects every event.

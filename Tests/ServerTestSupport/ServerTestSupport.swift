@@ -1,14 +1,14 @@
+import CanaryTrapServer
 import Foundation
 import Testing
-
-@testable import CanaryTrap
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
 /// A started server with a short idle timeout, stopped by the caller.
-func makeServer(_ configure: (inout LoopbackServer.Configuration) -> Void = { _ in }) throws -> LoopbackServer
+package func makeServer(_ configure: (inout LoopbackServer.Configuration) -> Void = { _ in }) throws
+  -> LoopbackServer
 {
   var configuration = LoopbackServer.Configuration()
   configuration.idleTimeout = .seconds(5)
@@ -19,7 +19,7 @@ func makeServer(_ configure: (inout LoopbackServer.Configuration) -> Void = { _ 
 }
 
 /// A URLSession with no cache, no shared cookies and short timeouts.
-func makeSession(cookies: HTTPCookieStorage? = nil) -> URLSession {
+package func makeSession(cookies: HTTPCookieStorage? = nil) -> URLSession {
   let configuration = URLSessionConfiguration.ephemeral
   configuration.timeoutIntervalForRequest = 5
   configuration.urlCache = nil
@@ -30,7 +30,7 @@ func makeSession(cookies: HTTPCookieStorage? = nil) -> URLSession {
 }
 
 /// Sends `request` and returns the body and HTTP response.
-func send(_ request: URLRequest, session: URLSession) async throws -> (Data, HTTPURLResponse) {
+package func send(_ request: URLRequest, session: URLSession) async throws -> (Data, HTTPURLResponse) {
   let (data, response) = try await session.data(for: request)
   return (data, try #require(response as? HTTPURLResponse))
 }

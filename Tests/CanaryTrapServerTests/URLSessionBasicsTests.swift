@@ -1,7 +1,8 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapServer
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

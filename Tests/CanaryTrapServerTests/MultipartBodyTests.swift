@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
 @testable import CanaryTrapServer
 
 @Suite("Multipart body parser")

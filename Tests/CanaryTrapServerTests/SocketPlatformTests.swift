@@ -1,7 +1,7 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
 @testable import CanaryTrapServer
 
 #if canImport(Glibc)

@@ -1,7 +1,8 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapServer
 
 @Suite("Loopback server over raw sockets")
 struct RawSocketServerTests {

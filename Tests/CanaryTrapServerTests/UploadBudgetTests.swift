@@ -1,7 +1,7 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
 @testable import CanaryTrapServer
 
 /// The server-wide budget of buffered request bytes: parallel uploads past it wait (TCP holds

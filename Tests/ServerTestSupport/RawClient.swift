@@ -1,7 +1,5 @@
+import CanaryTrapServer
 import Foundation
-
-@testable import CanaryTrap
-@testable import CanaryTrapServer
 
 #if canImport(Glibc)
   import Glibc
@@ -10,10 +8,10 @@ import Foundation
 #endif
 
 /// A blocking test client on a real socket, with a receive timeout so that no test can hang.
-final class RawClient {
-  let fd: Int32
+package final class RawClient {
+  package let fd: Int32
 
-  init(port: UInt16, ipv6: Bool = false, receiveTimeout: TimeInterval = 3) throws {
+  package init(port: UInt16, ipv6: Bool = false, receiveTimeout: TimeInterval = 3) throws {
     // The descriptor is stored only once connected: a throwing class initializer that has set
     // every property runs deinit, which would close the descriptor a second time.
     let fd = socket(ipv6 ? AF_INET6 : AF_INET, SocketShims.streamType, 0)
@@ -35,12 +33,12 @@ final class RawClient {
 
   deinit { SocketShims.closeDescriptor(fd) }
 
-  func send(_ text: String) { send(Array(text.utf8)) }
+  package func send(_ text: String) { send(Array(text.utf8)) }
 
   /// Sends all of `bytes`; returns 0 when they went out, else the `errno` of the failed `send`
   /// (`EPIPE` once the peer is gone: never a `SIGPIPE`).
   @discardableResult
-  func send(_ bytes: [UInt8]) -> Int32 {
+  package func send(_ bytes: [UInt8]) -> Int32 {
     var offset = 0
     while offset < bytes.count {
       let count = bytes.withUnsafeBytes {
@@ -53,7 +51,7 @@ final class RawClient {
   }
 
   /// Reads until the peer closes or the receive timeout passes; `closed` tells which.
-  func readToEnd() -> (text: String, closed: Bool) {
+  package func readToEnd() -> (text: String, closed: Bool) {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
@@ -67,7 +65,7 @@ final class RawClient {
   }
 
   /// Reads exactly `count` complete responses framed by Content-Length (nil on timeout or close).
-  func readResponses(_ count: Int) -> [String]? {
+  package func readResponses(_ count: Int) -> [String]? {
     var pending: [UInt8] = []
     var responses: [String] = []
     var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -83,7 +81,7 @@ final class RawClient {
     return responses
   }
 
-  func readResponse() -> String? { readResponses(1)?.first }
+  package func readResponse() -> String? { readResponses(1)?.first }
 
   private static func takeResponse(_ pending: inout [UInt8]) -> String? {
     let separator = Array("\r\n\r\n".utf8)
@@ -104,8 +102,8 @@ final class RawClient {
 }
 
 /// The C library's calls, spelled out where a method of the same name hides them.
-enum SystemCalls {
-  static func send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+package enum SystemCalls {
+  package static func send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
     #if canImport(Glibc)
       Glibc.send(fd, pointer, count, flags)
     #else
