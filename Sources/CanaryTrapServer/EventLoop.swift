@@ -390,10 +390,10 @@ final class EventLoop: @unchecked Sendable {
     let sent = SentResponse(
       requestSequence: request.sequence, connectionID: connection.id, status: response.status,
       fault: response.fault, storage: outgoing.bytes)
-    let logIndex = kept ? state.recordResponse(sent) : nil
+    let (logIndex, observed) = state.recordResponse(sent, requestKept: kept)
     if response.fault == nil {
       outgoing.logIndex = logIndex
-      if state.hasObserver { outgoing.observed = sent }
+      if observed { outgoing.observed = sent }
     }
     if response.fault != nil
       || !enqueuePaced(outgoing, of: response, method: head.method, version: head.version, on: connection)
@@ -432,7 +432,7 @@ final class EventLoop: @unchecked Sendable {
         delayed.insert(connection.fd)
         return
       }
-      delayed.remove(connection.fd)
+      if !delayed.isEmpty { delayed.remove(connection.fd) }
       if connection.written < first.bytes.count {
         let count = first.bytes.withUnsafeBytes { bytes in
           send(
