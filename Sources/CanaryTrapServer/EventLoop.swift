@@ -167,7 +167,7 @@ final class EventLoop: @unchecked Sendable {
   }
 
   private func handle(_ event: ReadinessEvent, on connection: Connection) {
-    if connection.phase == .peerClosed {
+    if connection.isPeerClosed {
       if event.hangup { closeConnection(connection) } else if event.writable { flush(connection) }
       return
     }
@@ -341,7 +341,7 @@ final class EventLoop: @unchecked Sendable {
     account(connection)
     flush(connection)
     guard connections[connection.fd] === connection else { return }
-    if connection.sawEOF && !connection.hasUnparsedInput && connection.phase != .peerClosed {
+    if connection.sawEOF && !connection.hasUnparsedInput && !connection.isPeerClosed {
       return peerDidClose(connection)
     }
     updateInterest(connection)
@@ -467,7 +467,7 @@ final class EventLoop: @unchecked Sendable {
       }
     }
     watchWritable(connection, false)
-    if connection.phase == .peerClosed { closeConnection(connection) }
+    if connection.isPeerClosed { closeConnection(connection) }
   }
 
   private func watchWritable(_ connection: Connection, _ writable: Bool) {
@@ -490,7 +490,7 @@ final class EventLoop: @unchecked Sendable {
       pending.insert(connection.fd)
     }
     let readable =
-      connection.phase != .peerClosed && !connection.sawEOF && !heldBack && !connection.pausedForBudget
+      !connection.isPeerClosed && !connection.sawEOF && !heldBack && !connection.pausedForBudget
     guard
       readable != connection.watchesReadable || connection.watchesWritable != connection.registeredWritable
     else { return }
@@ -503,7 +503,7 @@ final class EventLoop: @unchecked Sendable {
   /// two seconds, so the client reads the last answer (closing with unread input would reset it).
   func beginDrain(_ connection: Connection) {
     assertOnLoopThread()
-    if connection.phase == .peerClosed { return closeConnection(connection) }
+    if connection.isPeerClosed { return closeConnection(connection) }
     SocketShims.shutdownWrite(connection.fd)
     pending.remove(connection.fd)
     connection.hasUnparsedInput = false
