@@ -28,6 +28,13 @@ enum ServeBenchmark {
         "--requests", help: "Sequential requests for the median round trip.", defaultValue: "2000",
         range: 1...10_000_000),
       .flag("--no-record", help: "Run the server with request recording off."),
+      .integer(
+        "--server-cpu",
+        help: "Pin the server's I/O thread, and nginx, to this CPU (Linux; taskset for nginx).",
+        range: 0...1023),
+      .integer(
+        "--client-cpu", help: "Pin the sequential client, and wrk, to this CPU (Linux; taskset for wrk).",
+        range: 0...1023),
     ],
     run: { parsed, io in
       var options = Options()
@@ -36,6 +43,8 @@ enum ServeBenchmark {
       options.connections = parsed.integer("--connections") ?? options.connections
       options.requests = parsed.integer("--requests") ?? options.requests
       options.records = !parsed.flag("--no-record")
+      options.serverCPU = parsed.integer("--server-cpu")
+      options.clientCPU = parsed.integer("--client-cpu")
       return await run(options, io: io)
     })
 
@@ -47,6 +56,10 @@ enum ServeBenchmark {
     var connections = 10
     var requests = 2000
     var records = true
+    /// The CPU of the server thread and of nginx, or nil to leave them to the scheduler.
+    var serverCPU: Int?
+    /// The CPU of the sequential client and of wrk, or nil to leave them to the scheduler.
+    var clientCPU: Int?
   }
 
   static func run(_ options: Options, io: CommandIO) async -> Int32 {
@@ -54,6 +67,13 @@ enum ServeBenchmark {
     configuration.recordsRequests = options.records
     let server = LoopbackServer(configuration: configuration)
     server.on(.get, "/", respond: .text(body))
+    // The I/O thread inherits the affinity of the thread that starts it; this thread then becomes
+    // the sequential client (the whole run is synchronous, so it stays on one thread).
+    if let cpu = options.serverCPU, !CPUPinning.pinCurrentThread(to: cpu) {
+      io.writeError("canary-bench serve: cannot pin to CPU \(cpu)\n")
+      return ExitStatus.usage
+    }
+    defer { CPUPinning.pinCurrentThread(to: nil) }
     do {
       try server.start()
     } catch {
@@ -61,9 +81,22 @@ enum ServeBenchmark {
       return ExitStatus.usage
     }
     defer { server.stop() }
+    if let cpu = options.clientCPU {
+      guard CPUPinning.pinCurrentThread(to: cpu) else {
+        io.writeError("canary-bench serve: cannot pin to CPU \(cpu)\n")
+        return ExitStatus.usage
+      }
+    } else if options.serverCPU != nil {
+      CPUPinning.pinCurrentThread(to: nil)
+    }
+    let placement = [
+      options.serverCPU.map { "server and nginx on CPU \($0)" },
+      options.clientCPU.map { "clients on CPU \($0)" },
+    ].compactMap { $0 }
     io.writeOutput(
       "canary-bench serve: LoopbackServer at \(server.baseURL) (recording \(options.records ? "on" : "off")), "
-        + "\(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+        + "\(ProcessInfo.processInfo.activeProcessorCount) cores"
+        + (placement.isEmpty ? "" : ", " + placement.joined(separator: ", ")) + "\n")
     let wrkPath = ServeBenchmarkTools.find("wrk")
     let ours = measure(port: server.port, name: "LoopbackServer", wrkPath: wrkPath, options: options, io: io)
     #if os(macOS) || os(Linux)
@@ -72,7 +105,8 @@ enum ServeBenchmark {
         return ExitStatus.success
       }
       guard let port = ServeBenchmarkTools.freeLoopbackPort(),
-        let nginx = try? ServeBenchmarkTools.Nginx(executable: nginxPath, port: port, body: body)
+        let nginx = try? ServeBenchmarkTools.Nginx(
+          executable: nginxPath, port: port, body: body, cpu: options.serverCPU)
       else {
         io.writeOutput("nginx could not be started: no reference figures\n")
         return ExitStatus.success
@@ -111,7 +145,7 @@ enum ServeBenchmark {
       do {
         let result = try ServeBenchmarkTools.wrk(
           wrkPath, url: url, threads: options.threads, connections: options.connections,
-          duration: options.duration)
+          duration: options.duration, cpu: options.clientCPU)
         figures.requestsPerSecond = result.requestsPerSecond
         io.writeOutput(
           String(

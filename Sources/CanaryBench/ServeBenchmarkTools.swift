@@ -46,11 +46,12 @@ enum ServeBenchmarkTools {
   }
 
   /// Runs wrk against `url` and parses its summary.
-  static func wrk(_ wrkPath: String, url: String, threads: Int, connections: Int, duration: String) throws
-    -> WrkResult
-  {
-    let (output, _) = try run(
-      wrkPath, ["-t\(threads)", "-c\(connections)", "-d\(duration)", "--latency", url])
+  static func wrk(
+    _ wrkPath: String, url: String, threads: Int, connections: Int, duration: String, cpu: Int? = nil
+  ) throws -> WrkResult {
+    let (executable, arguments) = CPUPinning.command(
+      wrkPath, ["-t\(threads)", "-c\(connections)", "-d\(duration)", "--latency", url], cpu: cpu)
+    let (output, _) = try run(executable, arguments)
     var result = WrkResult(
       requestsPerSecond: 0, averageLatency: "?", medianLatency: "?", p99Latency: "?", errors: nil,
       output: output)
@@ -80,13 +81,14 @@ enum ServeBenchmarkTools {
   }
 
   #if os(macOS) || os(Linux)
-    /// nginx serving `body` on 127.0.0.1:`port` from a temporary prefix, with one worker process.
+    /// nginx serving `body` on 127.0.0.1:`port` from a temporary prefix, with one worker process
+    /// (on `cpu` when given).
     final class Nginx {
       let port: UInt16
       let directory: URL
       let process = Process()
 
-      init(executable: String, port: UInt16, body: String) throws {
+      init(executable: String, port: UInt16, body: String, cpu: Int? = nil) throws {
         self.port = port
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
           "canary-nginx-\(UUID().uuidString)")
@@ -113,8 +115,11 @@ enum ServeBenchmarkTools {
           """
         let configURL = directory.appendingPathComponent("nginx.conf")
         try Data(config.utf8).write(to: configURL)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-p", directory.path, "-c", configURL.path]
+        // taskset execs nginx: the process stays nginx's master, whose worker inherits the CPU.
+        let (program, arguments) = CPUPinning.command(
+          executable, ["-p", directory.path, "-c", configURL.path], cpu: cpu)
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -80,7 +80,18 @@ final class Connection {
   var isQuiet: Bool { queue.isEmpty }
 
   /// Whether new requests are parsed and answered.
-  var acceptsRequests: Bool { phase == .reading }
+  var acceptsRequests: Bool {
+    // A pattern, not `==`: the derived `==` copies both phases through the clock instant's
+    // value witnesses, several times per request.
+    if case .reading = phase { return true }
+    return false
+  }
+
+  /// Whether the client closed its side (see ``ConnectionPhase/peerClosed``).
+  var isPeerClosed: Bool {
+    if case .peerClosed = phase { return true }
+    return false
+  }
 
   /// Whether the connection waits in the middle of a request (head or body).
   var isMidRequest: Bool { headStartedAt != nil || bodyStartedAt != nil }

@@ -167,7 +167,7 @@ final class EventLoop: @unchecked Sendable {
   }
 
   private func handle(_ event: ReadinessEvent, on connection: Connection) {
-    if connection.phase == .peerClosed {
+    if connection.isPeerClosed {
       if event.hangup { closeConnection(connection) } else if event.writable { flush(connection) }
       return
     }
@@ -341,7 +341,7 @@ final class EventLoop: @unchecked Sendable {
     account(connection)
     flush(connection)
     guard connections[connection.fd] === connection else { return }
-    if connection.sawEOF && !connection.hasUnparsedInput && connection.phase != .peerClosed {
+    if connection.sawEOF && !connection.hasUnparsedInput && !connection.isPeerClosed {
       return peerDidClose(connection)
     }
     updateInterest(connection)
@@ -390,10 +390,10 @@ final class EventLoop: @unchecked Sendable {
     let sent = SentResponse(
       requestSequence: request.sequence, connectionID: connection.id, status: response.status,
       fault: response.fault, storage: outgoing.bytes)
-    let logIndex = kept ? state.recordResponse(sent) : nil
+    let (logIndex, observed) = state.recordResponse(sent, requestKept: kept)
     if response.fault == nil {
       outgoing.logIndex = logIndex
-      if state.hasObserver { outgoing.observed = sent }
+      if observed { outgoing.observed = sent }
     }
     if response.fault != nil
       || !enqueuePaced(outgoing, of: response, method: head.method, version: head.version, on: connection)
@@ -432,7 +432,7 @@ final class EventLoop: @unchecked Sendable {
         delayed.insert(connection.fd)
         return
       }
-      delayed.remove(connection.fd)
+      if !delayed.isEmpty { delayed.remove(connection.fd) }
       if connection.written < first.bytes.count {
         let count = first.bytes.withUnsafeBytes { bytes in
           send(
@@ -467,7 +467,7 @@ final class EventLoop: @unchecked Sendable {
       }
     }
     watchWritable(connection, false)
-    if connection.phase == .peerClosed { closeConnection(connection) }
+    if connection.isPeerClosed { closeConnection(connection) }
   }
 
   private func watchWritable(_ connection: Connection, _ writable: Bool) {
@@ -490,7 +490,7 @@ final class EventLoop: @unchecked Sendable {
       pending.insert(connection.fd)
     }
     let readable =
-      connection.phase != .peerClosed && !connection.sawEOF && !heldBack && !connection.pausedForBudget
+      !connection.isPeerClosed && !connection.sawEOF && !heldBack && !connection.pausedForBudget
     guard
       readable != connection.watchesReadable || connection.watchesWritable != connection.registeredWritable
     else { return }
@@ -503,7 +503,7 @@ final class EventLoop: @unchecked Sendable {
   /// two seconds, so the client reads the last answer (closing with unread input would reset it).
   func beginDrain(_ connection: Connection) {
     assertOnLoopThread()
-    if connection.phase == .peerClosed { return closeConnection(connection) }
+    if connection.isPeerClosed { return closeConnection(connection) }
     SocketShims.shutdownWrite(connection.fd)
     pending.remove(connection.fd)
     connection.hasUnparsedInput = false

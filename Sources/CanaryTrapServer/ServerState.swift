@@ -9,8 +9,14 @@ final class ServerState: Sendable {
     var path: String
   }
 
-  private let routes = Locked([RouteKey: Handler]())
-  private let fallback = Locked<Handler>({ _ in .text("no route\n", status: 404) })
+  /// A handler in a struct: returned through the lock's generic closure, a bare function value
+  /// would be re-wrapped (one allocation per request); a struct is passed as it is.
+  private struct Route {
+    var handler: Handler
+  }
+
+  private let routes = Locked([RouteKey: Route]())
+  private let fallback = Locked(Route(handler: { _ in .text("no route\n", status: 404) }))
   private struct Log {
     var requests: [RecordedRequest] = []
     var responses: [SentResponse] = []
@@ -36,15 +42,12 @@ final class ServerState: Sendable {
     log.withLock { $0.observer = observer }
   }
 
-  /// Whether a record observer is set (then responses carry their bytes to it).
-  var hasObserver: Bool { log.withLock { $0.observer != nil } }
-
   func setRoute(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
-    routes.withLock { $0[RouteKey(method: method.rawValue, path: path)] = handler }
+    routes.withLock { $0[RouteKey(method: method.rawValue, path: path)] = Route(handler: handler) }
   }
 
   func setFallback(_ handler: @escaping Handler) {
-    fallback.withLock { $0 = handler }
+    fallback.withLock { $0 = Route(handler: handler) }
   }
 
   /// The handler for `request`: exact method and path, then any method, then the decoded path,
@@ -54,15 +57,15 @@ final class ServerState: Sendable {
       table[RouteKey(method: request.method, path: request.path)]
         ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: request.path)]
     }
-    if let exact { return exact }
+    if let exact { return exact.handler }
     if request.path.utf8.contains(UInt8(ascii: "%")), let decoded = request.path.removingPercentEncoding {
       let found = routes.withLock { table in
         table[RouteKey(method: request.method, path: decoded)]
           ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: decoded)]
       }
-      if let found { return found }
+      if let found { return found.handler }
     }
-    return fallback.current
+    return fallback.current.handler
   }
 
   /// Numbers `request` in arrival order, keeps it if the record has room (cut to the byte
@@ -103,13 +106,14 @@ final class ServerState: Sendable {
     return cut
   }
 
-  /// Appends the answer to a kept request and returns its index for ``markWritten(_:)``, or nil
-  /// when the server does not record.
-  func recordResponse(_ response: SentResponse) -> Int? {
-    guard recordsRequests else { return nil }
-    return log.withLock {
-      $0.responses.append(response)
-      return $0.responses.count - 1
+  /// Appends the answer to a request when that request was kept, and returns its index for
+  /// ``markWritten(_:response:)`` (nil when not kept or when the server does not record), with
+  /// whether a record observer is set (then the response carries its bytes to it): one lock.
+  func recordResponse(_ response: SentResponse, requestKept: Bool) -> (index: Int?, observed: Bool) {
+    log.withLock { log in
+      guard requestKept && recordsRequests else { return (nil, log.observer != nil) }
+      log.responses.append(response)
+      return (log.responses.count - 1, log.observer != nil)
     }
   }
 

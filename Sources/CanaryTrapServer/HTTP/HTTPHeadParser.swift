@@ -3,35 +3,54 @@
 /// Lines may end with CRLF or, leniently, with a bare LF. Obsolete line folding, a header line
 /// without a colon, whitespace before the colon and an empty name are rejected with 400.
 enum HTTPHeadParser {
-  /// Splits `bytes` into lines at LF, dropping one CR before each LF.
-  static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
-    var result: [ArraySlice<UInt8>] = []
-    var start = bytes.startIndex
-    while let newline = bytes[start...].firstIndex(of: HTTPBytes.lf) {
-      var end = newline
-      if end > start && bytes[end - 1] == HTTPBytes.cr { end -= 1 }
-      result.append(bytes[start..<end])
-      start = newline + 1
+  /// The line of `bytes` that starts at `start`, without its LF and one CR before it, and where
+  /// the next line starts (`bytes.endIndex` after the last line); nil at the end.
+  static func line(in bytes: ArraySlice<UInt8>, from start: Int) -> (line: ArraySlice<UInt8>, next: Int)? {
+    guard start < bytes.endIndex else { return nil }
+    guard let newline = bytes[start...].firstIndex(of: HTTPBytes.lf) else {
+      return (bytes[start...], bytes.endIndex)
     }
-    if start < bytes.endIndex { result.append(bytes[start...]) }
-    return result
+    var end = newline
+    if end > start && bytes[end - 1] == HTTPBytes.cr { end -= 1 }
+    return (bytes[start..<end], newline + 1)
+  }
+
+  /// Whether every line of `bytes` from `start` on is empty.
+  private static func onlyEmptyLines(_ bytes: ArraySlice<UInt8>, from start: Int) -> Bool {
+    var next = start
+    while let (line, after) = Self.line(in: bytes, from: next) {
+      if !line.isEmpty { return false }
+      next = after
+    }
+    return true
   }
 
   /// Parses the head whose bytes end just after the empty line.
+  ///
+  /// Walks the lines in place: no array of lines or of request-line parts is built, and the
+  /// header list is allocated once at its final size. Empty lines at the end are ignored; an
+  /// empty line before a later non-empty one is an empty header line.
   static func parseHead(_ bytes: ArraySlice<UInt8>) -> Result<ParsedRequestHead, HTTPParseFailure> {
-    var lines = lines(bytes)
-    while lines.last?.isEmpty == true { lines.removeLast() }
-    guard let requestLine = lines.first else {
+    guard let (requestLine, afterRequestLine) = Self.line(in: bytes, from: bytes.startIndex),
+      !(requestLine.isEmpty && onlyEmptyLines(bytes, from: afterRequestLine))
+    else {
       return .failure(failure(.badRequest, "empty request line", bytes))
     }
-    let parts = requestLine.split(separator: HTTPBytes.space, omittingEmptySubsequences: false)
-    guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
-      parts[0].allSatisfy(HTTPBytes.isTokenCharacter),
-      parts[1].allSatisfy({ $0 > 32 && $0 != 127 })
+    guard let firstSpace = requestLine.firstIndex(of: HTTPBytes.space),
+      let secondSpace = requestLine[(firstSpace + 1)...].firstIndex(of: HTTPBytes.space),
+      !requestLine[(secondSpace + 1)...].contains(HTTPBytes.space)
     else {
       return .failure(failure(.badRequest, "malformed request line", bytes))
     }
-    let version = HTTPBytes.string(parts[2])
+    let method = requestLine[requestLine.startIndex..<firstSpace]
+    let target = requestLine[(firstSpace + 1)..<secondSpace]
+    guard !method.isEmpty, !target.isEmpty, method.allSatisfy(HTTPBytes.isTokenCharacter),
+      target.allSatisfy({ $0 > 32 && $0 != 127 })
+    else {
+      return .failure(failure(.badRequest, "malformed request line", bytes))
+    }
+    let versionBytes = requestLine[(secondSpace + 1)...]
+    let version = HTTPBytes.string(versionBytes)
     if version != "HTTP/1.1" && version != "HTTP/1.0" {
       let looksLikeHTTP = version.hasPrefix("HTTP/") && version.count == 8
       return .failure(
@@ -42,15 +61,19 @@ enum HTTPHeadParser {
             : "malformed request line", bytes))
     }
     var headers = HTTPHeaders()
-    for line in lines.dropFirst() {
+    headers.reserveCapacity(bytes[afterRequestLine...].reduce(0) { $0 + ($1 == HTTPBytes.lf ? 1 : 0) })
+    var next = afterRequestLine
+    while let (line, after) = Self.line(in: bytes, from: next) {
+      if line.isEmpty && onlyEmptyLines(bytes, from: after) { break }
       switch parseField(line) {
       case .success(let field): headers.add(field.name, field.value)
       case .failure(let error): return .failure(failure(.badRequest, error.reason, bytes))
       }
+      next = after
     }
     return .success(
       ParsedRequestHead(
-        method: HTTPBytes.string(parts[0]), target: HTTPBytes.string(parts[1]), version: version,
+        method: HTTPBytes.string(method), target: HTTPBytes.string(target), version: version,
         headers: headers))
   }
 

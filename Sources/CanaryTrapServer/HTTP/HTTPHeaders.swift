@@ -72,6 +72,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     storage.append(Field(name: name, value: value))
   }
 
+  /// Makes room for `count` fields, so a parser adding a known number allocates once.
+  mutating func reserveCapacity(_ count: Int) {
+    storage.reserveCapacity(count)
+  }
+
   /// Removes every field named `name` (case-insensitive).
   public mutating func remove(_ name: String) {
     storage.removeAll { Self.namesMatch($0.name, name) }

@@ -334,7 +334,7 @@ struct HTTPRequestParser {
     let request: ParsedRequest
     if sizedRequest.isEmpty {
       request = ParsedRequest(
-        head: head!, body: Data(body), trailers: trailers, raw: Data(buffer[requestStart..<cursor]))
+        head: head!, body: Data(body), trailers: trailers, raw: Self.data(buffer[requestStart..<cursor]))
     } else {
       // raw takes the bytes, the array is freed, then body copies its part: two copies at most.
       let raw = Data(sizedRequest)
@@ -351,6 +351,12 @@ struct HTTPRequestParser {
     requestStart = cursor
     compact()
     return request
+  }
+
+  /// The bytes as `Data`, copied from memory in one go (the generic initializer from a
+  /// collection allocates once more).
+  private static func data(_ bytes: ArraySlice<UInt8>) -> Data {
+    bytes.withUnsafeBytes { raw in raw.baseAddress.map { Data(bytes: $0, count: raw.count) } ?? Data() }
   }
 
   private mutating func compact() {

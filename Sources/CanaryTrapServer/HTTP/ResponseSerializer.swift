@@ -25,22 +25,30 @@ enum ResponseSerializer {
     let isOldClient = version == "HTTP/1.0"
     var body = response.body
     if case .chunked = body, isOldClient { body = .fixed(body.data) }
-    var extra: [(name: String, value: String)] = []
     let framingScripted = headers.contains("Content-Length") || headers.contains("Transfer-Encoding")
-    if !framingScripted && response.status >= 200 && response.status != 204 && response.status != 304 {
+    let addsFraming =
+      !framingScripted && response.status >= 200 && response.status != 204 && response.status != 304
+    var bodyCount = 0
+    if hasBody, case .fixed(let data) = body { bodyCount = data.count }
+    // One buffer sized for head and body: the added fields go straight in, no list of them.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(
+      256 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 } + bodyCount)
+    appendStatusLineAndFields(status: response.status, reason: response.reason, headers: headers, to: &bytes)
+    if addsFraming {
       switch body {
-      case .fixed(let data): extra.append(("Content-Length", String(data.count)))
-      case .chunked: extra.append(("Transfer-Encoding", "chunked"))
+      case .fixed(let data): appendField("Content-Length", String(data.count), to: &bytes)
+      case .chunked: appendField("Transfer-Encoding", "chunked", to: &bytes)
       }
     }
     if scriptedConnection == nil {
       if closeAfter {
-        extra.append(("Connection", "close"))
+        appendField("Connection", "close", to: &bytes)
       } else if isOldClient {
-        extra.append(("Connection", "keep-alive"))
+        appendField("Connection", "keep-alive", to: &bytes)
       }
     }
-    var bytes = head(status: response.status, reason: response.reason, headers: headers, extra: extra)
+    bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
     if hasBody {
       switch body {
       case .fixed(let data): bytes.append(contentsOf: data)
@@ -75,26 +83,32 @@ enum ResponseSerializer {
   }
 
   /// The status line and header block, ending with the empty line.
-  static func head(
-    status: Int, reason: String?, headers: HTTPHeaders, extra: [(name: String, value: String)] = []
-  ) -> [UInt8] {
+  static func head(status: Int, reason: String?, headers: HTTPHeaders) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(512)
+    appendStatusLineAndFields(status: status, reason: reason, headers: headers, to: &bytes)
+    bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
+    return bytes
+  }
+
+  /// Appends the status line and `headers`, without the empty line that ends the head.
+  private static func appendStatusLineAndFields(
+    status: Int, reason: String?, headers: HTTPHeaders, to bytes: inout [UInt8]
+  ) {
     bytes.append(contentsOf: "HTTP/1.1 ".utf8)
     bytes.append(contentsOf: String(status).utf8)
     bytes.append(HTTPBytes.space)
     bytes.append(contentsOf: (reason ?? HTTPStatus.reasonPhrase(status)).utf8)
     bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
-    func appendField(_ name: String, _ value: String) {
-      bytes.append(contentsOf: name.utf8)
-      bytes.append(contentsOf: [HTTPBytes.colon, HTTPBytes.space])
-      bytes.append(contentsOf: value.utf8)
-      bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
-    }
-    for field in headers { appendField(field.name, field.value) }
-    for field in extra { appendField(field.name, field.value) }
+    for field in headers { appendField(field.name, field.value, to: &bytes) }
+  }
+
+  /// Appends one `Name: value` line.
+  private static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: name.utf8)
+    bytes.append(contentsOf: [HTTPBytes.colon, HTTPBytes.space])
+    bytes.append(contentsOf: value.utf8)
     bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
-    return bytes
   }
 
   /// `HTTP/1.1 100 Continue`.
