@@ -28,6 +28,8 @@ struct DemoSummary {
       case .responseBody: self = .responseBody
       case .redirect: self = .redirect
       case .finalURL: self = .finalURL
+      case .webSocket(.clientMessage), .webSocket(.clientCloseReason): self = .requestBody
+      case .webSocket(.serverMessage), .webSocket(.serverCloseReason): self = .responseBody
       case .clientHeld, .custom: self = .other
       }
     }

@@ -19,6 +19,8 @@ struct OutgoingResponse {
   var logIndex: Int? = nil
   /// The response handed to the record observer once every byte is sent.
   var observed: SentResponse? = nil
+  /// The WebSocket frame this is, marked written in the server's record once every byte is sent.
+  var webSocketFrame: WebSocketWriteMark? = nil
 }
 
 /// Where a connection is in its life; each state says what is read and when it ends.
@@ -30,6 +32,8 @@ enum ConnectionPhase: Equatable {
   case answeringLast
   /// The client closed its side; queued answers are written, then the connection closes.
   case peerClosed
+  /// Upgraded to a WebSocket: what the client sends is read as frames.
+  case webSocket
   /// Our side is shut down; what the client sends is discarded until it closes or `until` passes.
   case draining(until: ContinuousClock.Instant)
 }
@@ -68,6 +72,8 @@ final class Connection {
   var accountedBytes = 0
   /// The last loop turn in which a request of this connection was answered (0: never).
   var lastBusyTurn = 0
+  /// The frame-mode state once the connection is upgraded to a WebSocket.
+  var webSocket: WebSocketChannel?
 
   init(fd: Int32, id: Int, limits: HTTPRequestParser.Limits, now: ContinuousClock.Instant) {
     self.fd = fd

@@ -257,6 +257,8 @@ final class EventLoop: @unchecked Sendable {
         if connection.acceptsRequests {
           connection.parser.append(readBuffer[0..<count])
           account(connection)
+        } else if connection.phase == .webSocket {
+          connection.webSocket?.decoder.append(readBuffer[0..<count])
         }
         if count < readBuffer.count { break }
       } else if count == 0 {
@@ -276,6 +278,7 @@ final class EventLoop: @unchecked Sendable {
       return
     }
     if connection.acceptsRequests && received > 0 { processRequests(connection) }
+    if connection.phase == .webSocket && received > 0 { processFrames(connection) }
     if gotEOF { peerDidClose(connection) }
   }
 
@@ -368,6 +371,9 @@ final class EventLoop: @unchecked Sendable {
       RecordedRequest(
         connectionID: connection.id, method: head.method, target: head.target, version: head.version,
         headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw))
+    if let script = state.webSocketHandler(for: request) {
+      return answerUpgrade(parsed, request: request, kept: kept, script: script, on: connection)
+    }
     let response = state.handler(for: request)(request)
     let keepAlive = head.wantsKeepAlive
     let readyAt = response.delay.map { ContinuousClock.now.advanced(by: $0) }
@@ -454,6 +460,7 @@ final class EventLoop: @unchecked Sendable {
       if first.logIndex != nil || first.observed != nil {
         state.markWritten(first.logIndex, response: first.observed)
       }
+      if let frame = first.webSocketFrame { markFrameWritten(frame) }
       switch first.after {
       case .keepOpen: continue
       case .closeAbruptly: return closeConnection(connection)
@@ -482,8 +489,9 @@ final class EventLoop: @unchecked Sendable {
     assertOnLoopThread()
     guard connections[connection.fd] === connection else { return }
     let heldBack =
-      connection.acceptsRequests
-      && (connection.hasUnparsedInput || connection.queuedBytes > configuration.maxQueuedResponseBytes)
+      (connection.acceptsRequests
+        && (connection.hasUnparsedInput || connection.queuedBytes > configuration.maxQueuedResponseBytes))
+      || (connection.phase == .webSocket && connection.queuedBytes > configuration.maxQueuedResponseBytes)
     if connection.acceptsRequests && connection.hasUnparsedInput
       && connection.queuedBytes <= configuration.maxQueuedResponseBytes
     {

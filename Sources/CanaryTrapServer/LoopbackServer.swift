@@ -56,6 +56,16 @@ public final class LoopbackServer: Sendable {
     /// and raw bytes cut, counted in ``RecordedRequest/droppedBytes`` and
     /// ``ServerCounters/bytesDropped``.
     public var maxRecordedBytes: Int = 64 * 1024 * 1024
+    /// The most WebSocket messages from clients kept in ``LoopbackServer/webSockets`` (their bytes
+    /// also count toward ``maxRecordedBytes``); later ones are counted in
+    /// ``ServerCounters/webSocketMessagesDropped``.
+    public var maxRecordedWebSocketMessages: Int = 10_000
+    /// The largest WebSocket frame payload a client may send; a larger one is answered with close
+    /// code 1009.
+    public var maxWebSocketFrameBytes: Int = 1 << 20
+    /// The largest WebSocket message (its fragments together) a client may send; a larger one is
+    /// answered with close code 1009.
+    public var maxWebSocketMessageBytes: Int = 4 << 20
     /// The most connections open at once; nil picks one below the process's descriptor limit.
     /// When full (or when descriptors run out) the connection idle or mid-request for longest is
     /// closed to make room.
@@ -160,6 +170,25 @@ public final class LoopbackServer: Sendable {
   public func setFallback(_ handler: @escaping @Sendable (RecordedRequest) -> ServerResponse) {
     state.setFallback(handler)
   }
+
+  /// Accepts WebSocket upgrades (RFC 6455) to exactly `path` (compared like routes) and runs the
+  /// script `handler` returns for each: a valid handshake is answered `101`, then the connection
+  /// speaks frames (pings answered, the close handshake run, protocol errors closed with 1002,
+  /// 1007 or 1009). An invalid handshake is answered 400 (426 for a version other than 13) and
+  /// closed. Every connection is recorded in ``webSockets``.
+  public func onWebSocket(_ path: String, _ handler: @escaping @Sendable (RecordedRequest) -> WebSocketScript)
+  {
+    state.setWebSocketRoute(path, handler)
+  }
+
+  /// Accepts WebSocket upgrades to exactly `path` with a fixed script.
+  public func onWebSocket(_ path: String, script: WebSocketScript) {
+    state.setWebSocketRoute(path) { _ in script }
+  }
+
+  /// Every WebSocket connection accepted, in order, with what its client sent (bounded; see
+  /// ``WebSocketRecord``).
+  public var webSockets: [WebSocketRecord] { state.webSockets }
 
   /// Every request received, in arrival order, malformed ones included.
   public var requests: [RecordedRequest] { state.requests }

@@ -22,12 +22,18 @@ public struct ServerCounters: Sendable, Equatable {
   public var budgetPauses = 0
   /// The most request bytes buffered across connections at once (heads and bodies being received).
   public var peakBufferedRequestBytes = 0
+  /// WebSocket messages from clients not kept in ``LoopbackServer/webSockets``, because the record
+  /// held ``LoopbackServer/Configuration/maxRecordedWebSocketMessages`` or reached
+  /// ``LoopbackServer/Configuration/maxRecordedBytes``, or the upgrade request was not kept.
+  public var webSocketMessagesDropped = 0
 
   /// Creates counters, all zero.
   package init() {}
 
   /// Whether the record holds everything received (nothing dropped or cut).
-  public var recordIsComplete: Bool { requestsDropped == 0 && bytesDropped == 0 }
+  public var recordIsComplete: Bool {
+    requestsDropped == 0 && bytesDropped == 0 && webSocketMessagesDropped == 0
+  }
 }
 
 /// What the server reports to a record observer, on its I/O thread.

@@ -25,15 +25,22 @@ final class ServerState: Sendable {
     var keptBytes = 0
     var counters = ServerCounters()
     var observer: (@Sendable (ServerRecordEvent) -> Void)?
+    var webSockets: [WebSocketRecord] = []
+    /// Client messages kept across `webSockets`.
+    var keptWebSocketMessages = 0
   }
 
   private let log = Locked(Log())
   let recordsRequests: Bool
   let maxRecordedRequests: Int
   let maxRecordedBytes: Int
+  let maxRecordedWebSocketMessages: Int
+  typealias WebSocketHandler = @Sendable (RecordedRequest) -> WebSocketScript
+  private let webSocketRoutes = Locked([String: WebSocketHandler]())
 
   init(configuration: LoopbackServer.Configuration) {
     recordsRequests = configuration.recordsRequests
+    maxRecordedWebSocketMessages = max(0, configuration.maxRecordedWebSocketMessages)
     maxRecordedRequests = max(0, configuration.maxRecordedRequests)
     maxRecordedBytes = max(0, configuration.maxRecordedBytes)
   }
@@ -154,7 +161,65 @@ final class ServerState: Sendable {
     log.withLock {
       $0.requests.removeAll()
       $0.responses.removeAll()
+      $0.webSockets.removeAll()
+      $0.keptWebSocketMessages = 0
       $0.keptBytes = 0
     }
   }
+
+  // MARK: - WebSocket
+
+  func setWebSocketRoute(_ path: String, _ handler: @escaping WebSocketHandler) {
+    webSocketRoutes.withLock { $0[path] = handler }
+  }
+
+  /// The WebSocket handler for `request`'s path (as sent, then percent-decoded), if any.
+  func webSocketHandler(for request: RecordedRequest) -> WebSocketHandler? {
+    webSocketRoutes.withLock { table in
+      table[request.path] ?? request.path.removingPercentEncoding.flatMap { table[$0] }
+    }
+  }
+
+  /// Keeps `record` when its upgrade request was kept; returns its index for the updates below.
+  func openWebSocket(_ record: WebSocketRecord, kept: Bool) -> Int? {
+    guard kept, recordsRequests else { return nil }
+    return log.withLock {
+      $0.webSockets.append(record)
+      return $0.webSockets.count - 1
+    }
+  }
+
+  /// Keeps a client message of the connection at `index` while the record has room; counts it
+  /// as dropped otherwise (and every later message of that connection).
+  func recordWebSocketMessage(_ index: Int?, _ message: WebSocketMessage) {
+    log.withLock { log in
+      guard let index, index < log.webSockets.count else {
+        log.counters.webSocketMessagesDropped += 1
+        return
+      }
+      let size = message.payload.count
+      if log.webSockets[index].droppedMessages > 0
+        || log.keptWebSocketMessages >= maxRecordedWebSocketMessages
+        || log.keptBytes + size > maxRecordedBytes
+      {
+        log.webSockets[index].droppedMessages += 1
+        log.counters.webSocketMessagesDropped += 1
+        return
+      }
+      log.webSockets[index].received.append(message)
+      log.keptWebSocketMessages += 1
+      log.keptBytes += size
+    }
+  }
+
+  /// Applies `change` to the record of the connection at `index` (nothing when it was not kept).
+  func updateWebSocket(_ index: Int?, _ change: (inout WebSocketRecord) -> Void) {
+    guard let index else { return }
+    log.withLock { log in
+      guard index < log.webSockets.count else { return }
+      change(&log.webSockets[index])
+    }
+  }
+
+  var webSockets: [WebSocketRecord] { log.withLock { $0.webSockets } }
 }

@@ -14,6 +14,7 @@ extension CanaryLocation: CustomStringConvertible, LosslessStringConvertible {
     case .responseLocation(let part): "response.location.\(part)"
     case .clientHeld(let name): "client.held[\(escape(name))]"
     case .finalURL(let part): "final.url.\(part)"
+    case .webSocket(let part): "websocket.\(part)"
     case .custom(let text): text
     }
   }
@@ -55,6 +56,18 @@ extension CanaryLocation.BodyPart: CustomStringConvertible {
     case .text: "text"
     case .xml(let path): "xml[\(escape(path))]"
     case .event(let index, let field): "event[\(index)].\(field.rawValue)"
+    }
+  }
+}
+
+extension CanaryLocation.WebSocketPart: CustomStringConvertible {
+  /// The stable string form, such as `client[1].text` or `server.close.reason`.
+  public var description: String {
+    switch self {
+    case .clientMessage(let index, let type): "client[\(index)].\(type.rawValue)"
+    case .serverMessage(let index, let type): "server[\(index)].\(type.rawValue)"
+    case .clientCloseReason: "client.close.reason"
+    case .serverCloseReason: "server.close.reason"
     }
   }
 }

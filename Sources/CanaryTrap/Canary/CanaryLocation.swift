@@ -34,8 +34,33 @@ public enum CanaryLocation: Sendable, Hashable {
   /// item, a cookie for another host), such as `client.held[signing-key]`: proven by its absence
   /// from the wire, and reported wherever it shows up, the wire included.
   case clientHeld(String)
+  /// A part of a WebSocket conversation after its opening handshake (the handshake itself is a
+  /// request: its query, headers and `Sec-WebSocket-Protocol` are ``requestURL(_:)`` and
+  /// ``requestHeader(_:)`` locations), such as `websocket.client[2].binary`.
+  case webSocket(WebSocketPart)
   /// A location written by the user or another tool, kept verbatim.
   case custom(String)
+
+  /// A part of a WebSocket conversation; messages are counted from 1 per direction, in the order
+  /// they were sent.
+  public enum WebSocketPart: Sendable, Hashable {
+    /// Message `index` the client sent, of the given type (`websocket.client[1].text`).
+    case clientMessage(Int, WebSocketMessageType)
+    /// Message `index` the server sent, of the given type (`websocket.server[2].binary`).
+    case serverMessage(Int, WebSocketMessageType)
+    /// The reason of the client's close frame (`websocket.client.close.reason`).
+    case clientCloseReason
+    /// The reason of the server's close frame (`websocket.server.close.reason`).
+    case serverCloseReason
+  }
+
+  /// The type of a WebSocket message.
+  public enum WebSocketMessageType: String, Sendable, Hashable {
+    /// A text message.
+    case text
+    /// A binary message.
+    case binary
+  }
 
   /// A part of `Basic` credentials (`base64(user:password)`).
   public enum CredentialPart: String, Sendable, Hashable {
@@ -96,6 +121,7 @@ public enum CanaryLocation: Sendable, Hashable {
   package var isRequestSide: Bool {
     switch self {
     case .requestURL, .requestHeader, .requestCredential, .requestCookie, .requestBody: true
+    case .webSocket(.clientMessage), .webSocket(.clientCloseReason): true
     default: false
     }
   }

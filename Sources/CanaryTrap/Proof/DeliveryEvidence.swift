@@ -19,12 +19,15 @@ public struct DeliveryEvidence: Sendable {
   public var returned: [ObservedResponse]
   /// Every response the loopback server wrote, with whether it wrote every byte.
   public var answered: [SentResponse]
+  /// Every WebSocket connection the loopback server accepted, with what each side sent.
+  public var webSockets: [WebSocketRecord]
 
   /// Creates evidence from its parts.
   package init(
     received: [RecordedRequest], sent: [SentRequest], returned: [ObservedResponse],
-    answered: [SentResponse] = []
+    answered: [SentResponse] = [], webSockets: [WebSocketRecord] = []
   ) {
+    self.webSockets = webSockets
     self.received = received
     self.inspections = received.map(RequestInspection.init)
     self.sent = sent

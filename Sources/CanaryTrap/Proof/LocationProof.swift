@@ -60,6 +60,8 @@ enum LocationProof {
       return responseStatus(of: canary, in: evidence)
     case .clientHeld:
       return HeldSecretProof.status(of: canary, in: evidence)
+    case .webSocket(let part):
+      return WebSocketProof.status(of: part, value: value, in: evidence)
     case .custom:
       let anywhere = evidence.received.contains { request in
         request.target.contains(value) || String(decoding: request.body, as: UTF8.self).contains(value)

@@ -27,6 +27,7 @@ struct LocationReader {
     if take("response.cookie") { return readBracketed().map(CanaryLocation.responseCookie) }
     if take("response.body.") { return readBodyPart().map(CanaryLocation.responseBody) }
     if take("final.url.") { return readURLPart().map(CanaryLocation.finalURL) }
+    if take("websocket.") { return readWebSocketPart().map(CanaryLocation.webSocket) }
     if take("client.held") { return readBracketed().map(CanaryLocation.clientHeld) }
     if take("redirect") {
       guard let hop = readBracketed().flatMap({ Int($0) }), hop >= 0, take(".location.") else {
@@ -68,6 +69,22 @@ struct LocationReader {
       return .multipartField(name)
     }
     return nil
+  }
+
+  private mutating func readWebSocketPart() -> CanaryLocation.WebSocketPart? {
+    let client: Bool
+    if take("client") {
+      client = true
+    } else if take("server") {
+      client = false
+    } else {
+      return nil
+    }
+    if take(".close.reason") { return client ? .clientCloseReason : .serverCloseReason }
+    guard let index = readBracketed().flatMap({ Int($0) }), index >= 1, take("."),
+      let type = [CanaryLocation.WebSocketMessageType.text, .binary].first(where: { take($0.rawValue) })
+    else { return nil }
+    return client ? .clientMessage(index, type) : .serverMessage(index, type)
   }
 
   /// Reads `[name]`, undoing the `\\` and `\]` escapes.

@@ -213,7 +213,8 @@ public final class CanaryTrap: Sendable {
   public var evidence: DeliveryEvidence {
     let (sent, returned) = state.withLock { ($0.sent, $0.returned) }
     return DeliveryEvidence(
-      received: server.requests, sent: sent, returned: returned, answered: server.responses)
+      received: server.requests, sent: sent, returned: returned, answered: server.responses,
+      webSockets: server.webSockets)
   }
 
   /// The delivery status of every canary planted so far, from the evidence gathered so far.

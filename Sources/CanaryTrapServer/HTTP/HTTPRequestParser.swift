@@ -77,6 +77,16 @@ struct HTTPRequestParser {
     }
   }
 
+  /// The bytes received after the last complete request, handed over when the connection stops
+  /// speaking HTTP (a WebSocket upgrade); the parser is left empty.
+  mutating func takeUnparsedBytes() -> [UInt8] {
+    let rest = Array(buffer[min(requestStart, buffer.count)...])
+    buffer = []
+    requestStart = 0
+    cursor = 0
+    return rest
+  }
+
   /// Whether the parser stopped at a failure and ignores further input.
   var hasFailed: Bool { state == .failed }
 
