@@ -54,8 +54,9 @@ extension EventLoop {
       let sent = SentResponse(
         requestSequence: request.sequence, connectionID: connection.id, status: response.status, fault: nil,
         storage: output.bytes)
-      outgoing.logIndex = kept ? state.recordResponse(sent) : nil
-      if state.hasObserver { outgoing.observed = sent }
+      let (logIndex, observed) = state.recordResponse(sent, requestKept: kept)
+      outgoing.logIndex = logIndex
+      if observed { outgoing.observed = sent }
       connection.enqueue(outgoing)
       connection.phase = .answeringLast
       return
@@ -79,8 +80,9 @@ extension EventLoop {
     let sent = SentResponse(
       requestSequence: request.sequence, connectionID: connection.id, status: 101, fault: nil,
       storage: output.bytes)
-    outgoing.logIndex = kept ? state.recordResponse(sent) : nil
-    if state.hasObserver { outgoing.observed = sent }
+    let (logIndex, observed) = state.recordResponse(sent, requestKept: kept)
+    outgoing.logIndex = logIndex
+    if observed { outgoing.observed = sent }
     connection.enqueue(outgoing)
 
     let recordIndex = state.openWebSocket(

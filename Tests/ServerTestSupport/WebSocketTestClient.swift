@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import CanaryTrapServer
+import CanaryTrapServer
 
 #if canImport(Glibc)
   import Glibc
@@ -12,25 +12,25 @@ import Foundation
 /// masking with the package's codec. FoundationNetworking's `URLSessionWebSocketTask` cannot open
 /// a WebSocket with this machine's libcurl (see `PlatformStreamingTests`), so the tests drive the
 /// server with this. Every read has the socket's receive timeout, so nothing hangs.
-final class WebSocketTestClient {
-  let raw: RawClient
+package final class WebSocketTestClient {
+  package let raw: RawClient
   private var decoder = WebSocketFrameDecoder(requiresMask: false)
   /// The opening handshake's answer head, once read.
-  private(set) var responseHead = ""
+  package private(set) var responseHead = ""
 
-  init(port: UInt16, receiveTimeout: TimeInterval = 3) throws {
+  package init(port: UInt16, receiveTimeout: TimeInterval = 3) throws {
     raw = try RawClient(port: port, receiveTimeout: receiveTimeout)
   }
 
   /// A fresh `Sec-WebSocket-Key`.
-  static func makeKey() -> String {
+  package static func makeKey() -> String {
     Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
   }
 
   /// Sends an upgrade request for `target` with `headers` (the standard ones unless overridden)
   /// and reads the answer's head; returns its status (0 when none arrived).
   @discardableResult
-  func handshake(
+  package func handshake(
     target: String, headers: [(String, String)] = [], key: String = makeKey(), version: String = "13"
   ) -> Int {
     var lines = ["GET \(target) HTTP/1.1", "Host: 127.0.0.1"]
@@ -62,7 +62,7 @@ final class WebSocketTestClient {
   }
 
   /// The value of header `name` in the handshake's answer.
-  func responseHeader(_ name: String) -> String? {
+  package func responseHeader(_ name: String) -> String? {
     for line in responseHead.split(separator: "\r\n").dropFirst() {
       let parts = line.split(separator: ":", maxSplits: 1)
       if parts.count == 2, parts[0].lowercased() == name.lowercased() {
@@ -73,12 +73,12 @@ final class WebSocketTestClient {
   }
 
   /// Sends `frame`, masked with a fresh key as a client must.
-  func send(_ frame: WebSocketFrame) {
+  package func send(_ frame: WebSocketFrame) {
     raw.send(frame.encoded(maskingKey: (0..<4).map { _ in UInt8.random(in: 0...255) }))
   }
 
   /// Sends `message` as one frame, or as `fragments` frames.
-  func send(_ message: WebSocketMessage, fragments: Int = 1) {
+  package func send(_ message: WebSocketMessage, fragments: Int = 1) {
     let opcode: WebSocketFrame.Opcode
     switch message {
     case .text: opcode = .text
@@ -97,7 +97,7 @@ final class WebSocketTestClient {
   }
 
   /// The next frame from the server, or nil when the connection closed or the timeout passed.
-  func nextFrame() -> WebSocketFrame? {
+  package func nextFrame() -> WebSocketFrame? {
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
       switch decoder.nextFrame() {
@@ -113,7 +113,7 @@ final class WebSocketTestClient {
 
   /// The next message from the server (pings answered, pongs skipped), its close frame as
   /// `.close`, or nil when the connection ended or the timeout passed.
-  func nextEvent() -> WebSocketMessageAssembler.Event? {
+  package func nextEvent() -> WebSocketMessageAssembler.Event? {
     var assembler = WebSocketMessageAssembler()
     while let frame = nextFrame() {
       switch assembler.receive(frame) {
@@ -127,7 +127,7 @@ final class WebSocketTestClient {
   }
 
   /// Whether the server closed the connection (end of stream) before the receive timeout.
-  func readsEndOfStream() -> Bool {
+  package func readsEndOfStream() -> Bool {
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
       let count = buffer.withUnsafeMutableBytes { recv(raw.fd, $0.baseAddress, $0.count, 0) }

@@ -1,7 +1,7 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
 @testable import CanaryTrapServer
 
 /// The loopback server's WebSocket side over real sockets: handshake, frames, close, limits.
