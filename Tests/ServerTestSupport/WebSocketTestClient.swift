@@ -1,6 +1,5 @@
-import Foundation
-
 import CanaryTrapServer
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
