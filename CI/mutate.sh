@@ -12,8 +12,9 @@
 # (default /tmp/mutate-work) and built there with its own --scratch-path. Each build-and-test holds
 # the shared build lock for that one mutation only, so others can build in between. A mutation
 # whose `original` text is not found exactly once is STALE and fails the run loudly; one that no
-# longer compiles is INVALID. Exit status: 0 when every mutation was killed, 1 otherwise, 2 when
-# the list is stale or the unmutated tests fail.
+# longer compiles is INVALID. One run at a time per $MUTATE_WORK: a second one exits 2 at once.
+# Exit status: 0 when every mutation was killed, 1 otherwise, 2 when the list is stale, the
+# unmutated tests fail or the work directory is in use.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 list="${MUTATIONS:-$root/CI/mutations.txt}"
@@ -33,6 +34,13 @@ for argument in "$@"; do
 done
 
 locked() { if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi; }
+
+# One run per work directory: a second run there would delete the first one's files mid-run.
+exec 9>"$work/.run-lock"
+if ! flock -n 9; then
+  echo "mutate.sh: another run is using $work; give this one its own MUTATE_WORK=DIR" >&2
+  exit 2
+fi
 
 # Splits the list into one directory per mutation: file, tests, fast, original, mutant.
 parsed="$work/parsed"
