@@ -28,7 +28,7 @@ for argument in "$@"; do
     --fast) fast=1 ;;
     --check) check=1 ;;
     --no-lock) lock="" ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) names+=("$argument") ;;
   esac
 done
