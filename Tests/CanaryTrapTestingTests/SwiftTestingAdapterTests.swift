@@ -162,7 +162,8 @@ private func text(of issue: Issue) -> String {
   @Test func aScopeIsProvidedForEachTestCaseNotForTheWholeFunction() throws {
     let test = try #require(Test.current)
     let trait = CanaryTrapTrait.canaryTrap(AdapterScenario.quiet)
-    #expect(trait.scopeProvider(for: test, testCase: try #require(Test.Case.current)) != nil)
+    let testCase = try #require(Test.Case.current)
+    #expect(trait.scopeProvider(for: test, testCase: testCase) != nil)
     #expect(trait.scopeProvider(for: test, testCase: nil) == nil)
   }
 
