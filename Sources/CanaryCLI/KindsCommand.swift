@@ -13,7 +13,8 @@ enum KindsCommand {
     options: [
       .value("--openapi", placeholder: "FILE", help: "The OpenAPI document."),
       .value("--har", placeholder: "FILE", help: "The HAR archive."),
-      .flag("--json", help: "Print one JSON object (kinds, locations, skipped) instead of a table."),
+      .flag(
+        "--json", help: "Print one JSON object (kinds, locations, skipped, declined) instead of a table."),
       .flag("--strict", help: "Exit 3 when anything was not planted."),
     ],
     epilogue: """
@@ -65,6 +66,11 @@ enum KindsCommand {
       let unlisted = imported.skippedCount - imported.skipped.count
       if unlisted > 0 { out += "  … and \(unlisted) more, not listed\n" }
     }
+    if !imported.declined.isEmpty {
+      out += "\nDECLINED (\"x-canary\": false):\n" + imported.declined.map { "  \($0)\n" }.joined()
+      let unlisted = imported.declinedCount - imported.declined.count
+      if unlisted > 0 { out += "  … and \(unlisted) more, not listed\n" }
+    }
     return out
   }
 
@@ -88,6 +94,8 @@ enum KindsCommand {
       var canaries: Int
       var skipped: [Skipped]
       var skippedCount: Int
+      var declined: [Skipped]
+      var declinedCount: Int
     }
     let document = Document(
       kinds: imported.plans.map { plan in
@@ -97,7 +105,9 @@ enum KindsCommand {
       },
       canaries: imported.canaryCount,
       skipped: imported.skipped.map { Skipped(pointer: $0.pointer, reason: $0.reason) },
-      skippedCount: imported.skippedCount)
+      skippedCount: imported.skippedCount,
+      declined: imported.declined.map { Skipped(pointer: $0.pointer, reason: $0.reason) },
+      declinedCount: imported.declinedCount)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: (try? encoder.encode(document)) ?? Data("{}".utf8), as: UTF8.self) + "\n"

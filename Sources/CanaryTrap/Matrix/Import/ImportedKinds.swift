@@ -34,6 +34,12 @@ public struct ImportedKinds: Sendable {
   public let skipped: [Skipped]
   /// How many constructs were not planted, the unrecorded ones beyond the limit included.
   public let skippedCount: Int
+  /// The parameters the document marks `"x-canary": false` (not secret: sent with their example
+  /// or a plain value, never a canary), at most ``ImportLimits/maxSkippedRecorded`` of them; they
+  /// do not make the import incomplete.
+  public let declined: [Skipped]
+  /// How many parameters were declined, the unrecorded ones beyond the limit included.
+  public let declinedCount: Int
 
   /// How many canaries the kinds plant in all.
   package var canaryCount: Int { plans.reduce(0) { $0 + $1.locations.count } }
@@ -104,6 +110,8 @@ struct ImportCollector {
   private(set) var exchanges: [(PlannedExchange, String)] = []
   private(set) var skipped: [ImportedKinds.Skipped] = []
   private(set) var skippedCount = 0
+  private(set) var declined: [ImportedKinds.Skipped] = []
+  private(set) var declinedCount = 0
   private var canaries = 0
   private var names: Set<String> = []
 
@@ -112,6 +120,15 @@ struct ImportCollector {
   mutating func skip(_ pointer: String, _ reason: String) {
     skippedCount += 1
     if skipped.count < limits.maxSkippedRecorded { skipped.append(.init(pointer: pointer, reason: reason)) }
+  }
+
+  /// Notes a parameter the document marks `"x-canary": false`, sent as `value`.
+  mutating func decline(_ pointer: String, _ name: String, sentAs value: String) {
+    declinedCount += 1
+    if declined.count < limits.maxSkippedRecorded {
+      declined.append(
+        .init(pointer: pointer, reason: "\(name) is marked \"x-canary\": false: sent as `\(value)`"))
+    }
   }
 
   /// A kind name made of `[a-z0-9-]` from `words`, unique among the names handed out.
@@ -157,7 +174,7 @@ struct ImportCollector {
           kindName: exchange.kindName, origin: origin, method: exchange.method,
           locations: exchange.locations.map { (location: $0.0, shape: $0.1) })
       },
-      skipped: skipped, skippedCount: skippedCount)
+      skipped: skipped, skippedCount: skippedCount, declined: declined, declinedCount: declinedCount)
   }
 
   /// Reads `data` as JSON within the limits.

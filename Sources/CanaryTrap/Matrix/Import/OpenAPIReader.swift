@@ -73,6 +73,41 @@ struct OpenAPIReader {
     var location: String
     var schema: JSONValue?
     var pointer: String
+    /// The value sent instead of a canary when the document marks the parameter
+    /// `"x-canary": false`; nil when it is planted.
+    var declinedValue: String? = nil
+  }
+
+  /// The value a declined parameter is sent with: its example, its schema's example, default or
+  /// first enum value when that is made of URL-unreserved characters (fit for a path, query,
+  /// header or cookie as it is), else `1`, `true` or `x` by type.
+  static func declinedValue(_ parameter: Object, schema: JSONValue?) -> String {
+    let schemaObject: Object = if case .object(let object) = schema { object } else { [:] }
+    var candidates = [parameter["example"], schemaObject["example"], schemaObject["default"]]
+    if case .array(let values) = schemaObject["enum"] { candidates.append(values.first) }
+    for candidate in candidates {
+      let text: String? =
+        switch candidate {
+        case .string(let value): value
+        case .number(let value):
+          value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .bool(let value): String(value)
+        default: nil
+        }
+      if let text, !text.isEmpty, text.utf8.count <= 200,
+        text.unicodeScalars.allSatisfy({
+          ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+            || "-._~".unicodeScalars.contains($0)
+        })
+      {
+        return text
+      }
+    }
+    switch Self.type(of: schemaObject) {
+    case "integer", "number": return "1"
+    case "boolean": return "true"
+    default: return "x"
+    }
   }
 
   private mutating func parameters(_ value: JSONValue?, at pointer: String) throws -> [Parameter] {
@@ -99,7 +134,11 @@ struct OpenAPIReader {
       {
         schema = media["schema"]
       }
-      out.append(Parameter(name: name, location: location, schema: schema, pointer: resolvedPointer))
+      var entry = Parameter(name: name, location: location, schema: schema, pointer: resolvedPointer)
+      if parameter["x-canary"] == .bool(false) {
+        entry.declinedValue = Self.declinedValue(parameter, schema: schema)
+      }
+      out.append(entry)
     }
     return out
   }
@@ -137,7 +176,10 @@ struct OpenAPIReader {
         let name = String(segment.dropFirst().dropLast())
         let parameter = pathParameters.first { $0.name == name }
         pathParameters.removeAll { $0.name == name }
-        if let parameter, spend(at: parameter.pointer, canary: true),
+        if let parameter, let value = parameter.declinedValue {
+          collector.decline(parameter.pointer, name, sentAs: value)
+          exchange.path.append(.literal(value))
+        } else if let parameter, spend(at: parameter.pointer, canary: true),
           let shape = try scalarShape(parameter.schema, name: name, at: parameter.pointer)
         {
           exchange.path.append(.canary(ShapeGuess.fitting(shape, inPathOrCookie: true)))
@@ -167,13 +209,22 @@ struct OpenAPIReader {
 
     // Query, header and cookie parameters.
     for parameter in merged where parameter.location != "path" {
-      guard spend(at: parameter.pointer, canary: true) else { break }
-      guard let shape = try scalarShape(parameter.schema, name: parameter.name, at: parameter.pointer) else {
-        continue
+      let slot: PlannedExchange.Slot
+      if let value = parameter.declinedValue {
+        collector.decline(parameter.pointer, parameter.name, sentAs: value)
+        slot = .literal(value)
+      } else {
+        guard spend(at: parameter.pointer, canary: true) else { break }
+        guard let shape = try scalarShape(parameter.schema, name: parameter.name, at: parameter.pointer)
+        else {
+          continue
+        }
+        slot = .canary(
+          parameter.location == "cookie" ? ShapeGuess.fitting(shape, inPathOrCookie: true) : shape)
       }
       switch parameter.location {
       case "query":
-        exchange.query.append(.init(name: parameter.name, slot: .canary(shape)))
+        exchange.query.append(.init(name: parameter.name, slot: slot))
       case "header":
         if Self.ignoredHeaders.contains(parameter.name.lowercased()) {
           collector.skip(
@@ -182,12 +233,11 @@ struct OpenAPIReader {
         } else if !Self.isToken(parameter.name) {
           collector.skip(parameter.pointer, "header name \(parameter.name) is not a valid HTTP field name")
         } else {
-          exchange.headers.append(.init(name: parameter.name, slot: .canary(shape)))
+          exchange.headers.append(.init(name: parameter.name, slot: slot))
         }
       case "cookie":
         if Self.isToken(parameter.name) {
-          exchange.cookies.append(
-            .init(name: parameter.name, slot: .canary(ShapeGuess.fitting(shape, inPathOrCookie: true))))
+          exchange.cookies.append(.init(name: parameter.name, slot: slot))
         } else {
           collector.skip(parameter.pointer, "cookie name \(parameter.name) is not a valid cookie name")
         }
