@@ -59,6 +59,16 @@ struct OpenAPIDeclinedTests {
       ])
   }
 
+  @Test("past the listing limit, declined parameters are counted, not listed")
+  func declinedListIsBounded() throws {
+    var limits = ImportLimits()
+    limits.maxSkippedRecorded = 2
+    let kinds = try RequestKind.kinds(fromOpenAPI: Self.document(marked: true), limits: limits)
+    #expect(kinds.declined.count == 2)
+    #expect(kinds.declinedCount == 4)
+    #expect(kinds.isComplete)
+  }
+
   @Test("the twin: without the mark, the same parameters are planted and the same logger leaks them")
   func unmarkedParametersArePlantedAndLeak() async throws {
     let (kinds, leaked) = try await Self.leaked(Self.document(marked: false))

@@ -68,7 +68,8 @@ public struct ImportLimits: Sendable, Hashable {
   public var maxCanariesPerKind = 400
   /// The most canaries all kinds plant together; further kinds are reported.
   public var maxCanaries = 50_000
-  /// The most skipped constructs recorded one by one; the rest are counted.
+  /// The most skipped constructs, and separately the most declined parameters, listed one by
+  /// one; the rest are counted.
   public var maxSkippedRecorded = 1_000
 
   /// The default limits.
