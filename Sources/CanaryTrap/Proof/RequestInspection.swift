@@ -70,59 +70,47 @@ package struct RequestInspection: Sendable {
   /// two hex digits or the bytes are not UTF-8, the text with only `+` replaced, as
   /// `removingPercentEncoding` does, without its cost.
   static func decode<Text: StringProtocol>(_ text: Text, plusIsSpace: Bool = false) -> String {
-    let percent = UInt8(ascii: "%")
     let plus = UInt8(ascii: "+")
     let bytes = Array(text.utf8)
-    guard bytes.contains(where: { $0 == percent || (plusIsSpace && $0 == plus) }) else { return String(text) }
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var spaced: [UInt8] = []
-    spaced.reserveCapacity(bytes.count)
-    var valid = true
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      let plain = plusIsSpace && byte == plus ? UInt8(ascii: " ") : byte
-      spaced.append(plain)
-      if byte == percent, valid {
-        if index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-          let low = hexValue(bytes[index + 2])
-        {
-          out.append(high << 4 | low)
-          spaced.append(contentsOf: bytes[index + 1...index + 2])
-          index += 3
-          continue
-        }
-        valid = false
-      }
-      out.append(plain)
-      index += 1
+    guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == plus) }) else {
+      return String(text)
     }
-    if valid, let decoded = String(bytes: out, encoding: .utf8) { return decoded }
-    return String(decoding: spaced, as: UTF8.self)
+    let (decoded, allEscapesValid) = decodingEscapes(bytes, plusIsSpace: plusIsSpace)
+    if allEscapesValid, let string = String(bytes: decoded, encoding: .utf8) { return string }
+    return String(decoding: bytes.map { plusIsSpace && $0 == plus ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
   }
 
   /// `raw` with every `%XX` escape of two hex digits decoded (and `+` as a space when
   /// `plusIsSpace`), byte by byte: an escape that is not two hex digits stays as it is and the
   /// result need not be UTF-8, so neither a bad escape nor a binary body hides the other escapes.
   package static func percentDecodedBytes<Bytes: DataProtocol>(_ raw: Bytes, plusIsSpace: Bool) -> [UInt8] {
-    let bytes = Array(raw)
+    decodingEscapes(Array(raw), plusIsSpace: plusIsSpace).bytes
+  }
+
+  /// `bytes` with every `%XX` escape of two hex digits decoded (and `+` as a space when
+  /// `plusIsSpace`), other bytes kept, and whether every `%` began such an escape.
+  private static func decodingEscapes(_ bytes: [UInt8], plusIsSpace: Bool) -> (bytes: [UInt8], allValid: Bool)
+  {
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
+    var allValid = true
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
-      if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-        let low = hexValue(bytes[index + 2])
-      {
-        out.append(high << 4 | low)
-        index += 3
-        continue
+      if byte == UInt8(ascii: "%") {
+        if index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+          let low = hexValue(bytes[index + 2])
+        {
+          out.append(high << 4 | low)
+          index += 3
+          continue
+        }
+        allValid = false
       }
       out.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
       index += 1
     }
-    return out
+    return (out, allValid)
   }
 
   /// The value of one hex digit, or nil.

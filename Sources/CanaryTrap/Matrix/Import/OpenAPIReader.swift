@@ -85,16 +85,8 @@ struct OpenAPIReader {
     let schemaObject: Object = if case .object(let object) = schema { object } else { [:] }
     var candidates = [parameter["example"], schemaObject["example"], schemaObject["default"]]
     if case .array(let values) = schemaObject["enum"] { candidates.append(values.first) }
-    for candidate in candidates {
-      let text: String? =
-        switch candidate {
-        case .string(let value): value
-        case .number(let value):
-          value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-        case .bool(let value): String(value)
-        default: nil
-        }
-      if let text, !text.isEmpty, text.utf8.count <= 200,
+    for text in candidates.compactMap({ $0.map(Self.text(of:)) }) {
+      if !text.isEmpty, text.utf8.count <= 200,
         text.unicodeScalars.allSatisfy({
           ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
             || "-._~".unicodeScalars.contains($0)
