@@ -292,10 +292,10 @@ final class ServeRecord: @unchecked Sendable {
     let hasPercent = contains(UInt8(ascii: "%"), in: request.raw)
     let hasPlus = contains(UInt8(ascii: "+"), in: request.raw)
     if hasPercent {
-      guard body(RequestInspection.percentDecodedBytes(request.raw, plusIsSpace: false)) else { return }
+      guard body(PercentDecoding.decodedBytes(request.raw, plusIsSpace: false)) else { return }
     }
     if hasPlus {
-      _ = body(RequestInspection.percentDecodedBytes(request.raw, plusIsSpace: true))
+      _ = body(PercentDecoding.decodedBytes(request.raw, plusIsSpace: true))
     }
   }
 }

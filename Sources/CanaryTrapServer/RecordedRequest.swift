@@ -57,7 +57,7 @@ public struct RecordedRequest: Sendable {
   /// The query items, percent-decoded, in order (`+` is kept; see ``formFields`` for forms).
   public var queryItems: [(name: String, value: String)] {
     guard let query else { return [] }
-    return FormDecoding.pairs(query, plusIsSpace: false)
+    return PercentDecoding.pairs(query, plusIsSpace: false)
   }
 
   /// The first value of the query item `name`, percent-decoded.
@@ -81,7 +81,7 @@ public struct RecordedRequest: Sendable {
   public var formFields: [(name: String, value: String)] {
     guard let type = headers["Content-Type"], type.lowercased().hasPrefix("application/x-www-form-urlencoded")
     else { return [] }
-    return FormDecoding.pairs(String(decoding: body, as: UTF8.self), plusIsSpace: true)
+    return PercentDecoding.pairs(String(decoding: body, as: UTF8.self), plusIsSpace: true)
   }
 
   /// The parsed body when it is `multipart/*` with a boundary, otherwise nil.
@@ -115,20 +115,5 @@ struct RequestTarget {
       path = String(rest)
       query = nil
     }
-  }
-}
-
-/// Decodes `a=1&b=2` pairs.
-enum FormDecoding {
-  static func pairs(_ text: String, plusIsSpace: Bool) -> [(name: String, value: String)] {
-    text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      return (decode(parts[0], plusIsSpace), parts.count > 1 ? decode(parts[1], plusIsSpace) : "")
-    }
-  }
-
-  static func decode(_ text: Substring, _ plusIsSpace: Bool) -> String {
-    let spaced = plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : String(text)
-    return spaced.removingPercentEncoding ?? spaced
   }
 }

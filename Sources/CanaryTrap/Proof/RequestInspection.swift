@@ -8,9 +8,9 @@ package struct RequestInspection: Sendable {
   let pathSegments: [String]
   /// Every `;name=value` parameter of every path segment, decoded.
   let pathParameters: [(name: String, value: String)]
-  /// The query items, percent-decoded (`+` kept as is).
+  /// The query items, percent-decoded (`+` kept as is), as ``RecordedRequest/queryItems`` reads them.
   let queryItems: [(name: String, value: String)]
-  /// The cookies of every `Cookie` header.
+  /// The cookies of every `Cookie` header, as ``RecordedRequest/cookies`` reads them.
   let cookies: [(name: String, value: String)]
   /// The fields of a form-urlencoded body (any body is read as one, as servers lenient about
   /// `Content-Type` do).
@@ -34,18 +34,8 @@ package struct RequestInspection: Sendable {
         Self.pair(parameter, plusIsSpace: false)
       }
     }
-    if let query = request.query, !query.isEmpty {
-      queryItems = query.split(separator: "&").map { Self.pair($0, plusIsSpace: false) }
-    } else {
-      queryItems = []
-    }
-    cookies = request.headers.values(for: "Cookie").flatMap { header in
-      header.split(separator: ";").map { cookie in
-        let trimmed = cookie.trimmingCharacters(in: .whitespaces)
-        let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-      }
-    }
+    queryItems = request.queryItems
+    cookies = request.cookies
     formFields = request.body.isEmpty ? [] : Self.formPairs(String(decoding: request.body, as: UTF8.self))
     multipartParts = request.multipart?.parts ?? []
     contentType = request.headers["Content-Type"]
@@ -61,73 +51,18 @@ package struct RequestInspection: Sendable {
     return nil
   }
 
-  /// The fields of form-urlencoded `text`.
+  /// The fields of form-urlencoded `text`, decoded as the server's `formFields` are.
   static func formPairs(_ text: String) -> [(name: String, value: String)] {
-    text.split(separator: "&").map { pair($0, plusIsSpace: true) }
+    PercentDecoding.pairs(text, plusIsSpace: true)
   }
 
-  /// `text` percent-decoded (and `+` as a space when `plusIsSpace`); when a `%` escape is not
-  /// two hex digits or the bytes are not UTF-8, the text with only `+` replaced, as
-  /// `removingPercentEncoding` does, without its cost.
+  /// `text` percent-decoded by the server's decoder (``PercentDecoding``).
   static func decode<Text: StringProtocol>(_ text: Text, plusIsSpace: Bool = false) -> String {
-    let plus = UInt8(ascii: "+")
-    let bytes = Array(text.utf8)
-    guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == plus) }) else {
-      return String(text)
-    }
-    let (decoded, allEscapesValid) = decodingEscapes(bytes, plusIsSpace: plusIsSpace)
-    if allEscapesValid, let string = String(bytes: decoded, encoding: .utf8) { return string }
-    return String(decoding: bytes.map { plusIsSpace && $0 == plus ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
-  }
-
-  /// `raw` with every `%XX` escape of two hex digits decoded (and `+` as a space when
-  /// `plusIsSpace`), byte by byte: an escape that is not two hex digits stays as it is and the
-  /// result need not be UTF-8, so neither a bad escape nor a binary body hides the other escapes.
-  package static func percentDecodedBytes<Bytes: DataProtocol>(_ raw: Bytes, plusIsSpace: Bool) -> [UInt8] {
-    decodingEscapes(Array(raw), plusIsSpace: plusIsSpace).bytes
-  }
-
-  /// `bytes` with every `%XX` escape of two hex digits decoded (and `+` as a space when
-  /// `plusIsSpace`), other bytes kept, and whether every `%` began such an escape.
-  private static func decodingEscapes(_ bytes: [UInt8], plusIsSpace: Bool) -> (bytes: [UInt8], allValid: Bool)
-  {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var allValid = true
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "%") {
-        if index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-          let low = hexValue(bytes[index + 2])
-        {
-          out.append(high << 4 | low)
-          index += 3
-          continue
-        }
-        allValid = false
-      }
-      out.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-      index += 1
-    }
-    return (out, allValid)
-  }
-
-  /// The value of one hex digit, or nil.
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
+    PercentDecoding.decode(text, plusIsSpace: plusIsSpace)
   }
 
   private static func pair(_ item: Substring, plusIsSpace: Bool) -> (name: String, value: String) {
-    let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-    let name = decode(parts[0], plusIsSpace: plusIsSpace)
-    let value = parts.count > 1 ? decode(parts[1], plusIsSpace: plusIsSpace) : ""
-    return (name, value)
+    PercentDecoding.pair(item, plusIsSpace: plusIsSpace)
   }
 }
 
