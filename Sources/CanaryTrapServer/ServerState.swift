@@ -143,6 +143,9 @@ final class ServerState: Sendable {
   /// Counts a connection held back by the budget of buffered request bytes.
   func countBudgetPause() { log.withLock { $0.counters.budgetPauses += 1 } }
 
+  /// Counts a WebSocket connection closed with 1013 for the buffered-bytes budget.
+  func countWebSocketOverBudget() { log.withLock { $0.counters.webSocketsClosedOverBudget += 1 } }
+
   /// Notes a new high-water mark of buffered request bytes.
   func notePeakBuffered(_ bytes: Int) {
     log.withLock { $0.counters.peakBufferedRequestBytes = max($0.counters.peakBufferedRequestBytes, bytes) }
