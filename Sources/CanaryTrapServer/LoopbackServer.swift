@@ -82,6 +82,10 @@ public final class LoopbackServer: Sendable {
     /// one that holds 64 KiB or more while the total is past this is answered with close code 1013
     /// and closed, counted in ``ServerCounters/webSocketsClosedOverBudget``.
     public var maxBufferedRequestBytes: Int = 64 * 1024 * 1024
+    /// Keeps every WebSocket connection in ``LoopbackServer/webSockets`` (within its limits) even
+    /// when ``recordsRequests`` is false: `canary serve` streams requests and writes the
+    /// conversations when it stops.
+    package var recordsWebSocketsAlways: Bool = false
     /// Uses poll(2) even where epoll is available (for tests of the portable path).
     package var usePollInsteadOfEpoll: Bool = false
 

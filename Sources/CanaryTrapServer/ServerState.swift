@@ -32,6 +32,8 @@ final class ServerState: Sendable {
 
   private let log = Locked(Log())
   let recordsRequests: Bool
+  /// Whether WebSocket connections are kept even when their upgrade request is not.
+  let recordsWebSocketsAlways: Bool
   let maxRecordedRequests: Int
   let maxRecordedBytes: Int
   let maxRecordedWebSocketMessages: Int
@@ -40,6 +42,7 @@ final class ServerState: Sendable {
 
   init(configuration: LoopbackServer.Configuration) {
     recordsRequests = configuration.recordsRequests
+    recordsWebSocketsAlways = configuration.recordsWebSocketsAlways
     maxRecordedWebSocketMessages = max(0, configuration.maxRecordedWebSocketMessages)
     maxRecordedRequests = max(0, configuration.maxRecordedRequests)
     maxRecordedBytes = max(0, configuration.maxRecordedBytes)
@@ -183,9 +186,10 @@ final class ServerState: Sendable {
     }
   }
 
-  /// Keeps `record` when its upgrade request was kept; returns its index for the updates below.
+  /// Keeps `record` when its upgrade request was kept (or the server keeps every WebSocket);
+  /// returns its index for the updates below.
   func openWebSocket(_ record: WebSocketRecord, kept: Bool) -> Int? {
-    guard kept, recordsRequests else { return nil }
+    guard (kept && recordsRequests) || recordsWebSocketsAlways else { return nil }
     return log.withLock {
       $0.webSockets.append(record)
       return $0.webSockets.count - 1
