@@ -43,7 +43,8 @@ let package = Package(
     .testTarget(
       name: "CanaryTrapExamplesTests", dependencies: ["CanaryTrapExamples", "CanaryTrapTesting"],
       swiftSettings: strictSwift),
-    .testTarget(name: "CanaryCLITests", dependencies: ["CanaryCLI"], swiftSettings: strictSwift),
+    .testTarget(
+      name: "CanaryCLITests", dependencies: ["CanaryCLI", "ServerTestSupport"], swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryTrapTemplates", dependencies: ["CanaryTrapTesting"],
       path: "Templates/Tests", swiftSettings: strictSwift),

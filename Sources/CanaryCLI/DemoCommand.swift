@@ -8,7 +8,9 @@ enum DemoCommand {
     discussion: """
       Runs every canary location against four example apps (a printing logger, a denylist \
       interceptor, an allowlist redacting transport and an in-app network inspector), scans the sinks \
-      each one writes to, and prints a location × sink grid and a verdict per example. Exits 0 when \
+      each one writes to, and prints a location × sink grid and a verdict per example. The WebSocket \
+      kinds run on the examples with a WebSocket chat client (the printing logger and the redacting \
+      transport); the others list them as not run, with the reason. Exits 0 when \
       every verdict matches what the example's design implies (the leaky examples are expected to \
       leak), 1 otherwise.
       """,
@@ -39,6 +41,8 @@ enum DemoCommand {
     var showAppOutput = false
     var printing = DemoScenario.PrintDestination.standardOutput
     var kinds = RequestKind.all + RequestKind.streaming
+    /// Run on the examples that have a WebSocket client; the others show them as not run.
+    var webSocketKinds = RequestKind.webSocket
     var scenarios = DemoScenario.all
   }
 
@@ -52,8 +56,14 @@ enum DemoCommand {
     let silence = options.showAppOutput ? nil : StandardOutputSilencer()
     var outcomes: [DemoOutcome] = []
     for scenario in options.scenarios {
-      let report = await scenario.run(options.kinds, options.printing)
-      outcomes.append(DemoOutcome(scenario: scenario, report: report))
+      let runsWebSocket = scenario.webSocket == .runs && !options.webSocketKinds.isEmpty
+      let kinds = options.kinds + (runsWebSocket ? options.webSocketKinds : [])
+      let report = await scenario.run(kinds, options.printing)
+      var notRun: [String] = []
+      if case .notRun(let reason) = scenario.webSocket, !options.webSocketKinds.isEmpty {
+        notRun.append("WebSocket (\(options.webSocketKinds.map(\.name).joined(separator: ", "))): \(reason)")
+      }
+      outcomes.append(DemoOutcome(scenario: scenario, report: report, notRun: notRun))
     }
     silence?.restore()  // nothing the demo itself prints is captured: every scope has ended
 

@@ -43,7 +43,12 @@ extension DemoScenario {
         .requestBody(.json("user.password")), .requestBody(.form("password")),
         .requestBody(.multipartFile("avatar")), .responseHeader("X-Debug-Token"),
         .responseCookie("session_id"), .responseBody(.json("access_token")), .finalURL(.query("code")),
+        .requestURL(.query("access_token")), .requestHeader("X-Chat-Token"),
+        .webSocket(.clientMessage(1, .text)), .webSocket(.clientMessage(2, .binary)),
+        .webSocket(.serverMessage(1, .text)), .webSocket(.serverMessage(2, .binary)),
+        .webSocket(.clientCloseReason), .webSocket(.serverCloseReason),
       ], notAt: []),
+    webSocket: .runs,
     run: runPrintingLogger)
 
   private static func runPrintingLogger(kinds: [RequestKind], printing: PrintDestination) async -> LeakReport
@@ -71,7 +76,9 @@ extension DemoScenario {
       title: "printing-logger", configuration: configuration(sinks: sinks, printing: printing), kinds: kinds,
       transport: { _ in
         let logger = PrintingLogger(session: session, output: output)
+        let chat = WebSocketChatClient { output(WebSocketChatClient.printedLine($0)) }
         return Transport { request in
+          if request.url?.scheme == "ws" { return try await chat.send(request) }
           cacheSink.lookUp(request)
           return try await logger.send(request)
         }
@@ -94,6 +101,7 @@ extension DemoScenario {
         .responseBody(.json("refresh_token")), .responseCookie("session_id"),
         .responseHeader("X-Debug-Token"),
       ]),
+    webSocket: .notRun(reason: "its interceptors wrap URLSession data tasks; it has no WebSocket client"),
     run: { kinds, printing in await runDenylist(kinds: kinds, printing: printing) })
 
   private static func runDenylist(kinds: [RequestKind], printing: PrintDestination) async -> LeakReport {
@@ -112,14 +120,20 @@ extension DemoScenario {
     name: "redacting-transport",
     title: "3. RedactingTransport — allowlist redaction, one line per exchange (memory log)",
     expectation: .clean,
+    webSocket: .runs,
     run: { kinds, printing in await runRedacting(kinds: kinds, printing: printing) })
 
   private static func runRedacting(kinds: [RequestKind], printing: PrintDestination) async -> LeakReport {
     await runScope(
       title: "redacting-transport", configuration: configuration(printing: printing), kinds: kinds,
       transport: { trap in
-        let transport = RedactingTransport(sink: trap.memoryLog())
-        return Transport { try await transport.send($0) }
+        let log = trap.memoryLog()
+        let transport = RedactingTransport(sink: log)
+        let chat = WebSocketChatClient { log.write(WebSocketChatClient.redactedLine($0)) }
+        return Transport { request in
+          if request.url?.scheme == "ws" { return try await chat.send(request) }
+          return try await transport.send(request)
+        }
       })
   }
 
@@ -135,6 +149,8 @@ extension DemoScenario {
         .responseBody(.json("access_token")), .redirect(hop: 1, .query("sig302")),
       ],
       notAt: [.requestCookie("sid"), .requestCookie("device_id")]),
+    webSocket: .notRun(
+      reason: "its URLProtocol sees URLSession data tasks only; a WebSocket never passes through it"),
     run: { kinds, printing in await runInspector(kinds: kinds, printing: printing) })
 
   private static func runInspector(kinds: [RequestKind], printing: PrintDestination) async -> LeakReport {

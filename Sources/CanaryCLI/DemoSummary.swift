@@ -14,6 +14,7 @@ struct DemoSummary {
     case responseBody = "response bodies"
     case redirect = "redirect Locations"
     case finalURL = "final URLs"
+    case webSocket = "WebSocket messages"
     case other = "other"
 
     /// The row of `location`.
@@ -28,8 +29,7 @@ struct DemoSummary {
       case .responseBody: self = .responseBody
       case .redirect: self = .redirect
       case .finalURL: self = .finalURL
-      case .webSocket(.clientMessage), .webSocket(.clientCloseReason): self = .requestBody
-      case .webSocket(.serverMessage), .webSocket(.serverCloseReason): self = .responseBody
+      case .webSocket: self = .webSocket
       case .clientHeld, .custom: self = .other
       }
     }

@@ -19,7 +19,9 @@ enum ServeCommand {
       Every response carries the response.header[..] and response.cookie[..] canaries; bodies are \
       JSON with the response.body.json[..] canaries (response.body.text ones under "text"). GET \
       /redirect starts a redirect chain carrying the redirect[k].location.* canaries and ending on a \
-      final URL carrying the final.url.* canaries.
+      final URL carrying the final.url.* canaries. A WebSocket handshake to /websocket is answered \
+      101 (with the first subprotocol offered) and sent the websocket.server[k].* canaries as \
+      message k, then the close handshake with the websocket.server.close.reason canary.
       """,
     options: [
       ScanArguments.manifestOption,
@@ -37,8 +39,11 @@ enum ServeCommand {
       a "start" line with the base URL; one "request" line per request in arrival order (method, \
       target, path, headers in order, body as text and base64, the exact raw bytes in base64, each \
       cut to 1 MiB with "bytesNotWritten" saying how much was cut; "query" and "malformed" only when \
-      present); on stop, a "summary" line with the request count, connections shed and requests \
-      timed out, and for each request-side canary whether and in which requests it was seen, for each \
+      present); on stop, one "websocket" line per /websocket conversation (its upgrade request's \
+      number, subprotocol, the client's messages, the server's with whether each was written, both \
+      close frames, any failure), then a "summary" line with the request count, connections shed and requests \
+      timed out, and for each request-side canary whether and in which requests it was seen (a \
+      WebSocket message or close reason counts for its upgrade request), for each \
       response-side canary whether a fully written response carried it (and to which requests); the \
       first 100 request numbers are listed per canary, "count" has them all.
       """,
@@ -87,6 +92,8 @@ enum ServeCommand {
     // The record is streamed; the server keeps only a bounded list of malformed requests.
     configuration.recordsRequests = false
     configuration.maxRecordedRequests = 1000
+    // WebSocket conversations are kept (bounded by the record's limits) and written on stop.
+    configuration.recordsWebSocketsAlways = true
     let server = LoopbackServer(configuration: configuration)
     let script = ServeScript(canaries: manifest.canaries)
     for location in script.unsupported {
@@ -110,9 +117,11 @@ enum ServeCommand {
     }
     server.observeRecord { record.observe($0) }
     server.setFallback { request in script.response(forPath: request.path, baseURL: baseURL) }
+    server.onWebSocket(ServeScript.webSocketEntry) { request in script.webSocketScript(for: request) }
     io.writeOutput("\(baseURL.absoluteString)\n")
     await stop()
     server.stop()
+    record.recordWebSockets(server.webSockets)
     switch record.finish(counters: server.counters) {
     case .success(let summary):
       io.writeError(

@@ -137,6 +137,75 @@ final class ServeRecord: @unchecked Sendable {
     }
   }
 
+  /// Writes one `{"type":"websocket",…}` line per conversation on the `/websocket` endpoint (in
+  /// the order they opened) and notes the canaries in them: request-side ones in the client's
+  /// messages and close reason, response-side ones in the server's messages and close reason
+  /// written in full. Each sighting counts for the conversation's upgrade request.
+  func recordWebSockets(_ records: [WebSocketRecord]) {
+    let needles = requestCanaryValues.map { Array($0.utf8) }
+    for record in records {
+      var line = ServeRecordLine()
+      line.add("type", "websocket")
+      line.add("request", record.handshakeSequence)
+      line.add("connectionID", record.connectionID)
+      line.add("path", record.path)
+      if let subprotocol = record.subprotocol { line.add("subprotocol", subprotocol) }
+      line.add("received", json: "[" + record.received.map(Self.messageObject).joined(separator: ",") + "]")
+      if record.droppedMessages > 0 { line.add("droppedMessages", record.droppedMessages) }
+      line.add(
+        "sent",
+        json: "["
+          + record.sent.map { sent in
+            Self.messageObject(sent.message).dropLast() + ",\"fullyWritten\":\(sent.fullyWritten)}"
+          }.joined(separator: ",") + "]")
+      if let close = record.clientClose { line.add("clientClose", json: Self.closeObject(close)) }
+      if let close = record.serverClose { line.add("serverClose", json: Self.closeObject(close)) }
+      line.add("serverCloseWritten", record.serverCloseWritten)
+      line.add("pingsAnswered", record.pingsAnswered)
+      if let failure = record.failure { line.add("failure", failure) }
+      append(line.line)
+
+      let fromClient =
+        record.received.map { Array($0.payload) } + [Array((record.clientClose?.reason ?? "").utf8)]
+      let found = needles.indices.filter { index in
+        fromClient.contains { bytes in bytes.withUnsafeBytes { Self.occurs(needles[index], in: $0) } }
+      }
+      var fromServer = record.sent.filter(\.fullyWritten).map {
+        String(decoding: $0.message.payload, as: UTF8.self)
+      }
+      if record.serverCloseWritten, let close = record.serverClose { fromServer.append(close.reason) }
+      state.withLock { state in
+        for index in found { state.requestSightings[index].note(record.handshakeSequence) }
+        for index in state.responseSightings.indices
+        where state.responseSightings[index].forms.contains(where: { form in
+          fromServer.contains { $0.contains(form) }
+        }) {
+          state.responseSightings[index].note(record.handshakeSequence)
+        }
+      }
+    }
+  }
+
+  private static func messageObject(_ message: WebSocketMessage) -> String {
+    var object = ServeRecordLine()
+    switch message {
+    case .text(let text):
+      object.add("type", "text")
+      object.add("text", text)
+    case .binary(let data):
+      object.add("type", "binary")
+      object.add("base64", data.base64EncodedString())
+    }
+    return object.object
+  }
+
+  private static func closeObject(_ close: WebSocketClose) -> String {
+    var object = ServeRecordLine()
+    if let code = close.code { object.add("code", Int(code)) }
+    object.add("reason", close.reason)
+    return object.object
+  }
+
   private func requestLine(_ request: RecordedRequest) -> String {
     var line = ServeRecordLine()
     line.add("type", "request")
@@ -188,6 +257,8 @@ final class ServeRecord: @unchecked Sendable {
     line.add("requestsTimedOut", counters.requestsTimedOut)
     line.add("budgetPauses", counters.budgetPauses)
     line.add("peakBufferedRequestBytes", counters.peakBufferedRequestBytes)
+    line.add("webSocketMessagesDropped", counters.webSocketMessagesDropped)
+    line.add("webSocketsClosedOverBudget", counters.webSocketsClosedOverBudget)
     let (requestSide, responseSide) = state.withLock { ($0.requestSightings, $0.responseSightings) }
     line.add("requestCanaries", json: Self.sightings(requestSide))
     line.add("responseCanaries", json: Self.sightings(responseSide))

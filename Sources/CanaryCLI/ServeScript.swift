@@ -9,10 +9,14 @@ import Foundation
 /// canaries under `"text"`), or a plain-text body when there is no JSON canary. `GET /redirect`
 /// starts a chain of redirects (302, 301, 303, 307, 308, ...) whose hop *k* `Location` carries
 /// the `redirect[k].location.*` canaries; the last hop lands on a final URL carrying the
-/// `final.url.*` canaries.
+/// `final.url.*` canaries. A WebSocket handshake to `/websocket` is answered `101` (choosing the
+/// first subprotocol offered) and sent the `websocket.server[k].text|binary` canaries as message
+/// *k*, then the close handshake with the `websocket.server.close.reason` canary as the reason.
 struct ServeScript {
   /// Where the redirect chain starts.
   static let redirectEntry = "/redirect"
+  /// The WebSocket endpoint.
+  static let webSocketEntry = "/websocket"
 
   var headers: [(name: String, value: String)] = []
   var cookies: [(name: String, value: String)] = []
@@ -21,6 +25,10 @@ struct ServeScript {
   /// For each hop (1-based), the URL parts planted in its `Location`.
   var redirectParts: [Int: [(CanaryLocation.URLPart, String)]] = [:]
   var finalParts: [(CanaryLocation.URLPart, String)] = []
+  /// The server's WebSocket messages by number (1-based): the canary and whether it goes as text.
+  var webSocketMessages: [Int: (value: String, text: Bool)] = [:]
+  /// The reason of the server's WebSocket close frame.
+  var webSocketCloseReason = "canary serve"
   /// Response-side locations `serve` cannot plant, reported on standard error.
   var unsupported: [String] = []
 
@@ -42,9 +50,29 @@ struct ServeScript {
       case .redirect(let hop, let part) where hop >= 1:
         redirectParts[hop, default: []].append((part, canary.value))
       case .finalURL(let part): finalParts.append((part, canary.value))
+      case .webSocket(.serverMessage(let number, let type))
+      where number >= 1 && webSocketMessages[number] == nil:
+        webSocketMessages[number] = (canary.value, type == .text)
+      case .webSocket(.serverCloseReason) where canary.value.utf8.count <= 123:
+        webSocketCloseReason = canary.value
       default: unsupported.append(canary.location.description)
       }
     }
+  }
+
+  /// What the server does on a `/websocket` connection opened by `request`: the first
+  /// subprotocol offered, the scripted messages in order (a plain text one where a number has no
+  /// canary; one greeting when there are none), and the close reason.
+  func webSocketScript(for request: RecordedRequest) -> WebSocketScript {
+    let offered = request.headers.values(for: "Sec-WebSocket-Protocol")
+      .flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+    let count = webSocketMessages.keys.max() ?? 0
+    var messages: [WebSocketMessage] = (1...max(count, 1)).map { number in
+      guard let planted = webSocketMessages[number] else { return .text("canary serve message \(number)") }
+      return planted.text ? .text(planted.value) : .binary(Data(planted.value.utf8))
+    }
+    if count == 0 { messages = [.text("canary serve")] }
+    return WebSocketScript(subprotocol: offered.first, messages: messages, closeReason: webSocketCloseReason)
   }
 
   /// The number of redirect hops (0 when no canary asks for one; 1 when only the final URL does).

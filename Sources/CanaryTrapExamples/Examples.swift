@@ -13,6 +13,8 @@ import Foundation
 /// - ``InterceptingClient`` with a ``DenylistInterceptor`` blanks four JSON keys and logs the rest.
 /// - ``RedactingTransport`` keeps only allowlisted parts and logs one redacted line per exchange.
 /// - ``NetworkInspector`` records traffic through a `URLProtocol` and exports HAR and cURL files.
+/// - ``WebSocketChatClient`` runs a WebSocket chat and logs each step: in full
+///   (``WebSocketChatClient/printedLine(_:)``) or as shapes only (``WebSocketChatClient/redactedLine(_:)``).
 public enum Examples {}
 
 /// Something that sends a request and returns the response, the seam every example fills.

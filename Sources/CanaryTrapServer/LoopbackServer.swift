@@ -78,7 +78,14 @@ public final class LoopbackServer: Sendable {
     /// the total falls again (their clients wait), except one, so that one request always
     /// completes. Nothing is refused; each wait is counted in ``ServerCounters/budgetPauses``.
     /// Memory for request bytes stays under this plus one ``maxBodyBytes`` request.
+    /// A WebSocket connection's unread frame bytes and unfinished fragmented message count too;
+    /// one that holds 64 KiB or more while the total is past this is answered with close code 1013
+    /// and closed, counted in ``ServerCounters/webSocketsClosedOverBudget``.
     public var maxBufferedRequestBytes: Int = 64 * 1024 * 1024
+    /// Keeps every WebSocket connection in ``LoopbackServer/webSockets`` (within its limits) even
+    /// when ``recordsRequests`` is false: `canary serve` streams requests and writes the
+    /// conversations when it stops.
+    package var recordsWebSocketsAlways: Bool = false
     /// Uses poll(2) even where epoll is available (for tests of the portable path).
     package var usePollInsteadOfEpoll: Bool = false
 

@@ -26,6 +26,11 @@ public struct ServerCounters: Sendable, Equatable {
   /// held ``LoopbackServer/Configuration/maxRecordedWebSocketMessages`` or reached
   /// ``LoopbackServer/Configuration/maxRecordedBytes``, or the upgrade request was not kept.
   public var webSocketMessagesDropped = 0
+  /// WebSocket connections answered with close code 1013 (Try Again Later) and closed because the
+  /// bytes they held (a partial frame, the fragments of an unfinished message) would have taken
+  /// the request bytes buffered across connections past
+  /// ``LoopbackServer/Configuration/maxBufferedRequestBytes``.
+  public var webSocketsClosedOverBudget = 0
 
   /// Creates counters, all zero.
   package init() {}

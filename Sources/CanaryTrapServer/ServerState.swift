@@ -32,6 +32,8 @@ final class ServerState: Sendable {
 
   private let log = Locked(Log())
   let recordsRequests: Bool
+  /// Whether WebSocket connections are kept even when their upgrade request is not.
+  let recordsWebSocketsAlways: Bool
   let maxRecordedRequests: Int
   let maxRecordedBytes: Int
   let maxRecordedWebSocketMessages: Int
@@ -40,6 +42,7 @@ final class ServerState: Sendable {
 
   init(configuration: LoopbackServer.Configuration) {
     recordsRequests = configuration.recordsRequests
+    recordsWebSocketsAlways = configuration.recordsWebSocketsAlways
     maxRecordedWebSocketMessages = max(0, configuration.maxRecordedWebSocketMessages)
     maxRecordedRequests = max(0, configuration.maxRecordedRequests)
     maxRecordedBytes = max(0, configuration.maxRecordedBytes)
@@ -143,6 +146,9 @@ final class ServerState: Sendable {
   /// Counts a connection held back by the budget of buffered request bytes.
   func countBudgetPause() { log.withLock { $0.counters.budgetPauses += 1 } }
 
+  /// Counts a WebSocket connection closed with 1013 for the buffered-bytes budget.
+  func countWebSocketOverBudget() { log.withLock { $0.counters.webSocketsClosedOverBudget += 1 } }
+
   /// Notes a new high-water mark of buffered request bytes.
   func notePeakBuffered(_ bytes: Int) {
     log.withLock { $0.counters.peakBufferedRequestBytes = max($0.counters.peakBufferedRequestBytes, bytes) }
@@ -180,9 +186,10 @@ final class ServerState: Sendable {
     }
   }
 
-  /// Keeps `record` when its upgrade request was kept; returns its index for the updates below.
+  /// Keeps `record` when its upgrade request was kept (or the server keeps every WebSocket);
+  /// returns its index for the updates below.
   func openWebSocket(_ record: WebSocketRecord, kept: Bool) -> Int? {
-    guard kept, recordsRequests else { return nil }
+    guard (kept && recordsRequests) || recordsWebSocketsAlways else { return nil }
     return log.withLock {
       $0.webSockets.append(record)
       return $0.webSockets.count - 1

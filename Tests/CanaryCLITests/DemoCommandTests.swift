@@ -35,6 +35,18 @@ import Testing
     #expect(text.contains("4 of 4 examples behaved as their design implies."))
     #expect(text.contains("request headers"))
     #expect(text.contains(directory.path))
+    // The WebSocket kind runs on the two examples with a chat client; the others say it did not.
+    #expect(text.components(separatedBy: "\n").filter { $0.hasPrefix("  WebSocket messages ") }.count == 2)
+    #expect(
+      text.components(separatedBy: "\n").filter { $0.hasPrefix("  not run: WebSocket (websocket): ") }.count
+        == 2)
+    for scenario in [DemoScenario.denylist, .inspector] {
+      guard case .notRun(let reason) = scenario.webSocket else {
+        Issue.record("\(scenario.name) should not run WebSockets")
+        continue
+      }
+      #expect(text.contains("not run: WebSocket (websocket): \(reason)"))
+    }
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
     for name in DemoScenario.all.map(\.name) + ["demo"] {
       #expect(files.contains("\(name).html") && files.contains("\(name).json"), "missing \(name) reports")
@@ -54,6 +66,9 @@ import Testing
     let sources = (object?["sources"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
     #expect(sources.contains("redacting-transport/memory-log"))
     #expect(sources.contains("network-inspector/export:\(NetworkInspector.harFileName)"))
+    let errors = object?["errors"] as? [String] ?? []
+    #expect(errors.contains { $0.hasPrefix("denylist-interceptor: not run: WebSocket") })
+    #expect(errors.contains { $0.hasPrefix("network-inspector: not run: WebSocket") })
   }
 
   @Test func aVerdictThatDoesNotMatchExitsOne() async {

@@ -93,6 +93,47 @@ import Testing
     #expect(DemoScenario.inspector.check(report).matches)
   }
 
+  /// The WebSocket locations the demo plants through the chat examples.
+  static let webSocketLocations: Set<CanaryLocation> = [
+    .requestURL(.query("access_token")), .requestHeader("X-Chat-Token"),
+    .requestHeader("Sec-WebSocket-Protocol"), .webSocket(.clientMessage(1, .text)),
+    .webSocket(.clientMessage(2, .binary)), .webSocket(.serverMessage(1, .text)),
+    .webSocket(.serverMessage(2, .binary)), .webSocket(.clientCloseReason), .webSocket(.serverCloseReason),
+  ]
+
+  @Test func printingLoggersChatClientLeaksEveryWebSocketCanary() async {
+    let report = await DemoScenario.printingLogger.run(RequestKind.webSocket, .memoryLog)
+    #expect(report.undelivered.isEmpty, "\(report.undelivered.map(\.canary.location))")
+    #expect(Set(report.canaries.map(\.location)) == Self.webSocketLocations)
+    #expect(Set(report.leakedLocations) == Self.webSocketLocations)
+    #expect(Set(report.findings.map(\.source)) == ["stdout"])
+    #expect(DemoScenario.printingLogger.check(report).matches)
+  }
+
+  @Test func redactingChatClientIsCleanWithEveryWebSocketCanaryDelivered() async {
+    let report = await DemoScenario.redacting.run(RequestKind.webSocket, .memoryLog)
+    #expect(report.isClean, "\(report.verdictLine)")
+    #expect(report.deliveries.count == Self.webSocketLocations.count)
+    #expect(report.undelivered.isEmpty)
+    // It did log: one line per step, shapes only.
+    #expect(report.sources.contains { $0.name == "memory-log" && $0.status == .heard && $0.bytes > 0 })
+    #expect(DemoScenario.redacting.check(report).matches)
+  }
+
+  @Test func examplesWithoutAChatClientSayWhyTheyDoNotRunWebSockets() {
+    for scenario in DemoScenario.all {
+      switch scenario.name {
+      case "printing-logger", "redacting-transport": #expect(scenario.webSocket == .runs, "\(scenario.name)")
+      default:
+        guard case .notRun(let reason) = scenario.webSocket else {
+          Issue.record("\(scenario.name) claims a WebSocket client")
+          continue
+        }
+        #expect(!reason.isEmpty)
+      }
+    }
+  }
+
   @Test func theCheckRejectsAVerdictThatDoesNotMatch() async {
     // The twin of the clean verdict: the same check fails when a leaky report is expected clean.
     let leaky = await run(.denylist)

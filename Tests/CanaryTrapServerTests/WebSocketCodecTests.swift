@@ -161,6 +161,8 @@ struct WebSocketCodecTests {
           WebSocketFrame(opcode: .continuation, payload: [UInt8](repeating: 0, count: 600)),
         ], .messageTooBig
       ),
+      // A message in one frame is held to the message limit too, below the frame limit.
+      ([WebSocketFrame(opcode: .binary, payload: [UInt8](repeating: 0, count: 1001))], .messageTooBig),
     ] as [([WebSocketFrame], WebSocketCloseCode)])
   func malformedMessages(frames: [WebSocketFrame], code: WebSocketCloseCode) {
     var assembler = WebSocketMessageAssembler(maxMessageBytes: 1000)
@@ -185,6 +187,10 @@ struct WebSocketCodecTests {
     ]
     let events = try frames.map { try assembler.receive($0).get() }
     #expect(events == [nil, .ping([9]), .text("€"), .close(code: 1000, reason: "bye")])
+    // A message in one frame of exactly the limit passes.
+    let atLimit = [UInt8](repeating: 5, count: 1000)
+    #expect(
+      try assembler.receive(WebSocketFrame(opcode: .binary, payload: atLimit)).get() == .binary(atLimit))
   }
 
   @Test("a close frame's reason is cut to 125 bytes without splitting a character")

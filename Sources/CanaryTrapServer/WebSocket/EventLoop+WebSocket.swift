@@ -19,6 +19,10 @@ final class WebSocketChannel {
   /// Whether the server queued its close frame (nothing more is sent or read after it).
   var closeSent = false
 
+  /// The client's bytes held in memory: a frame not yet whole and the fragments of a message not
+  /// yet finished. They count toward the server's buffered-bytes budget.
+  var heldBytes: Int { decoder.bufferedBytes + assembler.pendingBytes }
+
   init(limits: WebSocketFrameDecoder.Limits, recordIndex: Int?, closeReason: String) {
     decoder = WebSocketFrameDecoder(requiresMask: true, limits: limits)
     assembler = WebSocketMessageAssembler(maxMessageBytes: limits.maxMessageBytes)
@@ -150,8 +154,32 @@ extension EventLoop {
         sendClose(on: connection, code: code, reason: channel.closeReason)
       }
     }
+    if !channel.closeSent && accountWebSocket(connection, channel) {
+      state.countWebSocketOverBudget()
+      return failWebSocket(
+        connection,
+        WebSocketFailure(
+          .tryAgainLater,
+          "the server's budget of \(configuration.maxBufferedRequestBytes) buffered bytes is used up"))
+    }
     flush(connection)
     updateInterest(connection)
+  }
+
+  /// Brings the server's buffered total up to date with what `channel` holds; true when the total
+  /// is over ``LoopbackServer/Configuration/maxBufferedRequestBytes`` and this connection holds at
+  /// least ``smallRequestAllowance`` of it. A WebSocket connection is not held back as an HTTP
+  /// upload is: an unfinished message frees nothing by waiting, so such a connection is closed
+  /// with 1013 instead.
+  private func accountWebSocket(_ connection: Connection, _ channel: WebSocketChannel) -> Bool {
+    let held = channel.heldBytes
+    bufferedRequestBytes += held - connection.accountedBytes
+    connection.accountedBytes = held
+    if bufferedRequestBytes > peakBufferedRequestBytes {
+      peakBufferedRequestBytes = bufferedRequestBytes
+      state.notePeakBuffered(bufferedRequestBytes)
+    }
+    return bufferedRequestBytes > configuration.maxBufferedRequestBytes && held >= Self.smallRequestAllowance
   }
 
   /// Records `failure`, sends a close frame with its code and reason, and closes.
@@ -168,6 +196,10 @@ extension EventLoop {
   private func sendClose(on connection: Connection, code: UInt16?, reason: String) {
     guard let channel = connection.webSocket, !channel.closeSent else { return }
     channel.closeSent = true
+    // Nothing more is read as frames: what the channel holds leaves memory and the budget.
+    channel.decoder.discardBuffered()
+    channel.assembler.discardPending()
+    _ = accountWebSocket(connection, channel)
     let frame = WebSocketFrame.close(rawCode: code, reason: reason)
     let sentReason = String(decoding: frame.payload.dropFirst(2), as: UTF8.self)
     state.updateWebSocket(channel.recordIndex) {

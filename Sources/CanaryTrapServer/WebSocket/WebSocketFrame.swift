@@ -65,6 +65,8 @@ package enum WebSocketCloseCode: UInt16, Sendable {
   case invalidPayload = 1007
   case policyViolation = 1008
   case messageTooBig = 1009
+  /// The server's buffered-bytes budget is used up (RFC 6455 §7.4.1 registry: Try Again Later).
+  case tryAgainLater = 1013
 
   /// Whether a peer may send `code` in a close frame: 1000–1003, 1007–1014 and 3000–4999; the
   /// rest (1004–1006, 1015, below 1000, 1016–2999, 5000 and up) are a protocol error.

@@ -33,6 +33,13 @@ package struct WebSocketFrameDecoder: Sendable {
   /// The bytes received and not yet read as frames.
   package var bufferedBytes: Int { buffer.count - readIndex }
 
+  /// Forgets the bytes not yet read as frames, freeing their memory; reads nothing more.
+  package mutating func discardBuffered() {
+    failed = true
+    buffer = []
+    readIndex = 0
+  }
+
   /// Adds bytes as they arrive.
   package mutating func append(_ bytes: some Collection<UInt8>) {
     guard !failed else { return }

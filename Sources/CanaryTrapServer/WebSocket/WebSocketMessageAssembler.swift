@@ -24,6 +24,15 @@ package struct WebSocketMessageAssembler: Sendable {
     self.maxMessageBytes = maxMessageBytes
   }
 
+  /// The bytes of the fragmented message still being joined.
+  package var pendingBytes: Int { fragments.count }
+
+  /// Forgets the fragments of the message being joined, freeing their memory.
+  package mutating func discardPending() {
+    fragments = []
+    fragmentedOpcode = nil
+  }
+
   /// The event `frame` completes, `nil` when it is a fragment of a message still open, or the
   /// failure to close the connection with.
   package mutating func receive(_ frame: WebSocketFrame) -> Result<Event?, WebSocketFailure> {
@@ -36,7 +45,14 @@ package struct WebSocketMessageAssembler: Sendable {
         return .failure(
           WebSocketFailure(.protocolError, "a new message began before the fragmented one ended"))
       }
-      guard !frame.fin else { return Self.message(frame.opcode, frame.payload).map { $0 } }
+      guard !frame.fin else {
+        // A message in one frame is held to the message limit too (it may be below the frame's).
+        guard frame.payload.count <= maxMessageBytes else {
+          return .failure(
+            WebSocketFailure(.messageTooBig, "a message of over \(maxMessageBytes) bytes is over the limit"))
+        }
+        return Self.message(frame.opcode, frame.payload).map { $0 }
+      }
       fragmentedOpcode = frame.opcode
       return append(frame.payload).map { nil }
     case .continuation:

@@ -52,7 +52,7 @@ public struct WebSocketRecord: Sendable {
   /// Whether every byte of the server's close frame was handed to the kernel.
   public var serverCloseWritten = false
   /// Why the server closed the connection for a protocol error, with the close code it sent
-  /// (1002, 1007, 1009), or nil.
+  /// (1002, 1007, 1009), or the budget (1013), or nil.
   public var failure: String?
   /// Pings the server answered with a pong.
   public var pingsAnswered = 0
