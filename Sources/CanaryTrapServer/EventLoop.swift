@@ -371,10 +371,14 @@ final class EventLoop: @unchecked Sendable {
       RecordedRequest(
         connectionID: connection.id, method: head.method, target: head.target, version: head.version,
         headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw))
-    if let script = state.webSocketHandler(for: request) {
+    let route: ServerState.Route
+    switch state.resolve(request) {
+    case .webSocket(let script):
       return answerUpgrade(parsed, request: request, kept: kept, script: script, on: connection)
+    case .http(let found):
+      route = found
     }
-    let response = state.handler(for: request)(request)
+    let response = route.handler(request)
     let keepAlive = head.wantsKeepAlive
     let readyAt = response.delay.map { ContinuousClock.now.advanced(by: $0) }
     var outgoing: OutgoingResponse

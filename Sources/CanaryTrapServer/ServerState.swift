@@ -11,12 +11,25 @@ final class ServerState: Sendable {
 
   /// A handler in a struct: returned through the lock's generic closure, a bare function value
   /// would be re-wrapped (one allocation per request); a struct is passed as it is.
-  private struct Route {
+  struct Route {
     var handler: Handler
   }
 
-  private let routes = Locked([RouteKey: Route]())
-  private let fallback = Locked(Route(handler: { _ in .text("no route\n", status: 404) }))
+  /// Every route, behind one lock: one lookup per request finds the WebSocket route, the HTTP
+  /// route or the fallback.
+  private struct RouteTable {
+    var http: [RouteKey: Route] = [:]
+    var webSocket: [String: WebSocketHandler] = [:]
+    var fallback = Route(handler: { _ in .text("no route\n", status: 404) })
+  }
+
+  /// What answers a request: a WebSocket script or an HTTP handler.
+  enum Resolution {
+    case webSocket(WebSocketHandler)
+    case http(Route)
+  }
+
+  private let routes = Locked(RouteTable())
   private struct Log {
     var requests: [RecordedRequest] = []
     var responses: [SentResponse] = []
@@ -36,7 +49,6 @@ final class ServerState: Sendable {
   let maxRecordedBytes: Int
   let maxRecordedWebSocketMessages: Int
   typealias WebSocketHandler = @Sendable (RecordedRequest) -> WebSocketScript
-  private let webSocketRoutes = Locked([String: WebSocketHandler]())
 
   init(configuration: LoopbackServer.Configuration) {
     recordsRequests = configuration.recordsRequests
@@ -50,29 +62,37 @@ final class ServerState: Sendable {
   }
 
   func setRoute(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
-    routes.withLock { $0[RouteKey(method: method.rawValue, path: path)] = Route(handler: handler) }
+    routes.withLock { $0.http[RouteKey(method: method.rawValue, path: path)] = Route(handler: handler) }
   }
 
   func setFallback(_ handler: @escaping Handler) {
-    fallback.withLock { $0 = Route(handler: handler) }
+    routes.withLock { $0.fallback = Route(handler: handler) }
   }
 
-  /// The handler for `request`: exact method and path, then any method, then the decoded path,
-  /// then the fallback.
-  func handler(for request: RecordedRequest) -> Handler {
-    let exact = routes.withLock { table in
-      table[RouteKey(method: request.method, path: request.path)]
-        ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: request.path)]
-    }
-    if let exact { return exact.handler }
-    if request.path.utf8.contains(UInt8(ascii: "%")), let decoded = request.path.removingPercentEncoding {
-      let found = routes.withLock { table in
-        table[RouteKey(method: request.method, path: decoded)]
-          ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: decoded)]
+  /// What answers `request`, under one lock: the WebSocket route of its path (as sent, then
+  /// percent-decoded), else the HTTP route of its exact method and path, then of any method, then
+  /// the same two with the decoded path, else the fallback. A path without `%` is not decoded (it
+  /// would decode to itself).
+  func resolve(_ request: RecordedRequest) -> Resolution {
+    let path = request.path
+    let decoded = path.utf8.contains(UInt8(ascii: "%")) ? path.removingPercentEncoding : nil
+    return routes.withLock { table in
+      if let script = table.webSocket[path] ?? decoded.flatMap({ table.webSocket[$0] }) {
+        return .webSocket(script)
       }
-      if let found { return found.handler }
+      if let route = table.http[RouteKey(method: request.method, path: path)]
+        ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: path)]
+      {
+        return .http(route)
+      }
+      if let decoded,
+        let route = table.http[RouteKey(method: request.method, path: decoded)]
+          ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: decoded)]
+      {
+        return .http(route)
+      }
+      return .http(table.fallback)
     }
-    return fallback.current.handler
   }
 
   /// Numbers `request` in arrival order, keeps it if the record has room (cut to the byte
@@ -170,14 +190,7 @@ final class ServerState: Sendable {
   // MARK: - WebSocket
 
   func setWebSocketRoute(_ path: String, _ handler: @escaping WebSocketHandler) {
-    webSocketRoutes.withLock { $0[path] = handler }
-  }
-
-  /// The WebSocket handler for `request`'s path (as sent, then percent-decoded), if any.
-  func webSocketHandler(for request: RecordedRequest) -> WebSocketHandler? {
-    webSocketRoutes.withLock { table in
-      table[request.path] ?? request.path.removingPercentEncoding.flatMap { table[$0] }
-    }
+    routes.withLock { $0.webSocket[path] = handler }
   }
 
   /// Keeps `record` when its upgrade request was kept; returns its index for the updates below.
