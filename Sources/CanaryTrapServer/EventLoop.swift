@@ -378,7 +378,7 @@ final class EventLoop: @unchecked Sendable {
     case .http(let found):
       route = found
     }
-    let response = route.handler(request)
+    let response = route.fixed?.response ?? route.handler(request)
     let keepAlive = head.wantsKeepAlive
     let readyAt = response.delay.map { ContinuousClock.now.advanced(by: $0) }
     var outgoing: OutgoingResponse
@@ -392,8 +392,10 @@ final class EventLoop: @unchecked Sendable {
         bytes: ResponseSerializer.truncated(response, method: head.method), readyAt: readyAt,
         after: .closeAbruptly)
     case nil:
-      let output = ResponseSerializer.serialize(
-        response, method: head.method, version: head.version, keepAlive: keepAlive)
+      let output =
+        route.fixed?.output(method: head.method, version: head.version, keepAlive: keepAlive)
+        ?? ResponseSerializer.serialize(
+          response, method: head.method, version: head.version, keepAlive: keepAlive)
       outgoing = OutgoingResponse(
         bytes: output.bytes, readyAt: readyAt, after: output.closeAfter ? .closeGracefully : .keepOpen)
     }

@@ -13,6 +13,26 @@ final class ServerState: Sendable {
   /// would be re-wrapped (one allocation per request); a struct is passed as it is.
   struct Route {
     var handler: Handler
+    /// The answer of a route scripted with one unchanging response, serialized once.
+    var fixed: FixedAnswer? = nil
+  }
+
+  /// An unchanging response and its bytes for the common request (keep-alive, not `HEAD`, not
+  /// HTTP/1.0), so such requests are answered without calling the handler or serializing.
+  struct FixedAnswer {
+    let response: ServerResponse
+    let keepAliveOutput: ResponseSerializer.Output
+
+    init(_ response: ServerResponse) {
+      self.response = response
+      keepAliveOutput = ResponseSerializer.serialize(
+        response, method: "GET", version: "HTTP/1.1", keepAlive: true)
+    }
+
+    /// The bytes for a request with `method` and `version`, when they are the precomputed ones.
+    func output(method: String, version: String, keepAlive: Bool) -> ResponseSerializer.Output? {
+      keepAlive && method != "HEAD" && version != "HTTP/1.0" ? keepAliveOutput : nil
+    }
   }
 
   /// Every route, behind one lock: one lookup per request finds the WebSocket route, the HTTP
@@ -63,6 +83,12 @@ final class ServerState: Sendable {
 
   func setRoute(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
     routes.withLock { $0.http[RouteKey(method: method.rawValue, path: path)] = Route(handler: handler) }
+  }
+
+  /// Routes `method` and `path` to one unchanging `response`.
+  func setRoute(_ method: HTTPMethod, _ path: String, respond response: ServerResponse) {
+    let route = Route(handler: { _ in response }, fixed: FixedAnswer(response))
+    routes.withLock { $0.http[RouteKey(method: method.rawValue, path: path)] = route }
   }
 
   func setFallback(_ handler: @escaping Handler) {
