@@ -367,7 +367,7 @@ final class EventLoop: @unchecked Sendable {
 
   private func answer(_ parsed: ParsedRequest, on connection: Connection) {
     let head = parsed.head
-    let (request, kept) = state.record(
+    let (request, kept, observed) = state.record(
       RecordedRequest(
         connectionID: connection.id, method: head.method, target: head.target, version: head.version,
         headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw))
@@ -399,13 +399,17 @@ final class EventLoop: @unchecked Sendable {
       outgoing = OutgoingResponse(
         bytes: output.bytes, readyAt: readyAt, after: output.closeAfter ? .closeGracefully : .keepOpen)
     }
-    let sent = SentResponse(
-      requestSequence: request.sequence, connectionID: connection.id, status: response.status,
-      fault: response.fault, storage: outgoing.bytes)
-    let (logIndex, observed) = state.recordResponse(sent, requestKept: kept)
-    if response.fault == nil {
-      outgoing.logIndex = logIndex
-      if observed { outgoing.observed = sent }
+    // A request not kept has no entry in the response log: no record lock, no record made
+    // unless an observer waits for it.
+    if kept || observed {
+      let sent = SentResponse(
+        requestSequence: request.sequence, connectionID: connection.id, status: response.status,
+        fault: response.fault, storage: outgoing.bytes)
+      let logIndex = kept ? state.recordResponse(sent, requestKept: true).index : nil
+      if response.fault == nil {
+        outgoing.logIndex = logIndex
+        if observed { outgoing.observed = sent }
+      }
     }
     if response.fault != nil
       || !enqueuePaced(outgoing, of: response, method: head.method, version: head.version, on: connection)

@@ -122,15 +122,17 @@ final class ServerState: Sendable {
   }
 
   /// Numbers `request` in arrival order, keeps it if the record has room (cut to the byte
-  /// budget), tells the observer, and returns it numbered and whole, with whether it was kept.
+  /// budget), tells the observer, and returns it numbered and whole, with whether it was kept and
+  /// whether an observer was told (then its answer goes to the observer too).
   @discardableResult
-  func record(_ request: RecordedRequest) -> (request: RecordedRequest, kept: Bool) {
+  func record(_ request: consuming RecordedRequest) -> (request: RecordedRequest, kept: Bool, observed: Bool)
+  {
     var numbered = request
     let (kept, observer) = log.withLock { log -> (Bool, (@Sendable (ServerRecordEvent) -> Void)?) in
       numbered.sequence = log.nextSequence
       log.nextSequence += 1
       log.counters.requestsReceived += 1
-      guard recordsRequests || request.malformed != nil else { return (false, log.observer) }
+      guard recordsRequests || numbered.malformed != nil else { return (false, log.observer) }
       guard log.requests.count < maxRecordedRequests else {
         log.counters.requestsDropped += 1
         return (false, log.observer)
@@ -142,7 +144,7 @@ final class ServerState: Sendable {
       return (true, log.observer)
     }
     observer?(.request(numbered))
-    return (numbered, kept)
+    return (numbered, kept, observer != nil)
   }
 
   /// `request` with its body, then its raw bytes, cut to `room` bytes in all.
