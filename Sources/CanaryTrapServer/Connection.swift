@@ -108,3 +108,36 @@ final class Connection {
     queuedBytes += response.bytes.count
   }
 }
+
+/// The open connections, indexed by descriptor: finding one is an array index, not a hash lookup.
+struct ConnectionTable {
+  private var slots: [Connection?] = []
+  /// How many connections are open.
+  private(set) var count = 0
+
+  /// The connection on `fd`; setting nil forgets it.
+  subscript(fd: Int32) -> Connection? {
+    get { fd >= 0 && Int(fd) < slots.count ? slots[Int(fd)] : nil }
+    set {
+      guard fd >= 0 else { return }
+      let index = Int(fd)
+      if index >= slots.count {
+        guard newValue != nil else { return }
+        slots.append(contentsOf: repeatElement(nil, count: max(index + 1, slots.count * 2) - slots.count))
+      }
+      if slots[index] == nil, newValue != nil { count += 1 }
+      if slots[index] != nil, newValue == nil { count -= 1 }
+      slots[index] = newValue
+    }
+  }
+
+  /// Forgets the connection on `fd` and returns it, if there was one.
+  mutating func removeValue(forKey fd: Int32) -> Connection? {
+    guard let connection = self[fd] else { return nil }
+    self[fd] = nil
+    return connection
+  }
+
+  /// Every open connection, in descriptor order.
+  var values: [Connection] { slots.compactMap { $0 } }
+}

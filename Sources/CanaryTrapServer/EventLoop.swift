@@ -36,7 +36,7 @@ final class EventLoop: @unchecked Sendable {
   private let threadID = Locked<pthread_t?>(nil)
   /// The I/O thread, for the debug-build confinement checks (written before the loop runs).
   private var loopThread: pthread_t?
-  var connections: [Int32: Connection] = [:]
+  var connections = ConnectionTable()
   /// Connections whose first queued response waits for its delay.
   var delayed: Set<Int32> = []
   /// Connections with complete requests still buffered, served next turn.

@@ -166,4 +166,20 @@ struct HotPathTests {
     let again = requests.suffix(20).map(\.connectionID)
     #expect(again == (0..<20).map { requests[$0 * 2].connectionID })
   }
+
+  @Test func theConnectionTableFindsCountsAndForgetsByDescriptor() {
+    let limits = HTTPRequestParser.Limits(maxHeaderBytes: 1024, maxBodyBytes: 1024)
+    var table = ConnectionTable()
+    #expect(table[7] == nil && table[-1] == nil && table.count == 0)
+    for fd: Int32 in [7, 3, 300] { table[fd] = Connection(fd: fd, id: Int(fd), limits: limits, now: 0) }
+    #expect(table.count == 3)
+    #expect(table[300]?.id == 300 && table[3]?.id == 3 && table[4] == nil)
+    #expect(table.values.map(\.fd) == [3, 7, 300])
+    #expect(table.removeValue(forKey: 7)?.fd == 7)
+    #expect(table.removeValue(forKey: 7) == nil)
+    table[5000] = nil
+    #expect(table.count == 2 && table[7] == nil)
+    table[3] = Connection(fd: 3, id: 33, limits: limits, now: 0)
+    #expect(table.count == 2 && table[3]?.id == 33)
+  }
 }
