@@ -13,7 +13,8 @@ enum AfterWrite: Equatable {
 /// One queued answer: its bytes, when it may be sent, and what happens after it.
 struct OutgoingResponse {
   var bytes: [UInt8]
-  var readyAt: ContinuousClock.Instant?
+  /// When it may be sent (``LoopTime`` nanoseconds), nil for at once.
+  var readyAt: UInt64?
   var after: AfterWrite
   /// The index in the server's response log, marked written once every byte is sent.
   var logIndex: Int? = nil
@@ -35,7 +36,7 @@ enum ConnectionPhase: Equatable {
   /// Upgraded to a WebSocket: what the client sends is read as frames.
   case webSocket
   /// Our side is shut down; what the client sends is discarded until it closes or `until` passes.
-  case draining(until: ContinuousClock.Instant)
+  case draining(until: UInt64)
 }
 
 /// The state of one accepted connection; touched only on the I/O thread.
@@ -51,11 +52,12 @@ final class Connection {
   var written = 0
   var phase = ConnectionPhase.reading
   /// When the connection last finished a request or wrote a byte; the idle timeout counts from it.
-  var lastProgress: ContinuousClock.Instant
+  /// These times are ``LoopTime`` nanoseconds.
+  var lastProgress: UInt64
   /// When the first byte of the request head being read arrived.
-  var headStartedAt: ContinuousClock.Instant?
+  var headStartedAt: UInt64?
   /// When the head of the request whose body is being read was complete.
-  var bodyStartedAt: ContinuousClock.Instant?
+  var bodyStartedAt: UInt64?
   /// Complete requests may still be buffered: the per-turn budget ran out before they were parsed.
   var hasUnparsedInput = false
   /// The client closed its side; buffered requests are still answered before the connection ends.
@@ -75,7 +77,7 @@ final class Connection {
   /// The frame-mode state once the connection is upgraded to a WebSocket.
   var webSocket: WebSocketChannel?
 
-  init(fd: Int32, id: Int, limits: HTTPRequestParser.Limits, now: ContinuousClock.Instant) {
+  init(fd: Int32, id: Int, limits: HTTPRequestParser.Limits, now: UInt64) {
     self.fd = fd
     self.id = id
     self.parser = HTTPRequestParser(limits: limits)
@@ -87,8 +89,6 @@ final class Connection {
 
   /// Whether new requests are parsed and answered.
   var acceptsRequests: Bool {
-    // A pattern, not `==`: the derived `==` copies both phases through the clock instant's
-    // value witnesses, several times per request.
     if case .reading = phase { return true }
     return false
   }
@@ -107,4 +107,37 @@ final class Connection {
     queue.append(response)
     queuedBytes += response.bytes.count
   }
+}
+
+/// The open connections, indexed by descriptor: finding one is an array index, not a hash lookup.
+struct ConnectionTable {
+  private var slots: [Connection?] = []
+  /// How many connections are open.
+  private(set) var count = 0
+
+  /// The connection on `fd`; setting nil forgets it.
+  subscript(fd: Int32) -> Connection? {
+    get { fd >= 0 && Int(fd) < slots.count ? slots[Int(fd)] : nil }
+    set {
+      guard fd >= 0 else { return }
+      let index = Int(fd)
+      if index >= slots.count {
+        guard newValue != nil else { return }
+        slots.append(contentsOf: repeatElement(nil, count: max(index + 1, slots.count * 2) - slots.count))
+      }
+      if slots[index] == nil, newValue != nil { count += 1 }
+      if slots[index] != nil, newValue == nil { count -= 1 }
+      slots[index] = newValue
+    }
+  }
+
+  /// Forgets the connection on `fd` and returns it, if there was one.
+  mutating func removeValue(forKey fd: Int32) -> Connection? {
+    guard let connection = self[fd] else { return nil }
+    self[fd] = nil
+    return connection
+  }
+
+  /// Every open connection, in descriptor order.
+  var values: [Connection] { slots.compactMap { $0 } }
 }

@@ -55,7 +55,7 @@ extension EventLoop {
     assertOnLoopThread()
     guard !budgetPaused.isEmpty else { return }
     guard bufferedRequestBytes < configuration.maxBufferedRequestBytes || budgetHolder == nil else { return }
-    let now = ContinuousClock.now
+    let now = loopTime
     let paused = budgetPaused
     budgetPaused.removeAll()
     for fd in paused {

@@ -2,10 +2,9 @@
 /// descriptors. They run on the I/O thread between two waits.
 extension EventLoop {
   /// How often deadlines are checked: a quarter of the shortest one, between 10 ms and 500 ms.
-  var sweepInterval: Duration {
-    let shortest = min(
-      configuration.idleTimeout, configuration.requestHeadTimeout, configuration.requestBodyTimeout)
-    return min(max(shortest / 4, .milliseconds(10)), .milliseconds(500))
+  var sweepInterval: UInt64 {
+    let shortest = min(idleTimeout, requestHeadTimeout, requestBodyTimeout)
+    return min(max(shortest / 4, 10_000_000), 500_000_000)
   }
 
   func timeoutUntilNextTimer() -> Int32 {
@@ -13,15 +12,15 @@ extension EventLoop {
     for fd in delayed {
       if let readyAt = connections[fd]?.queue.first?.readyAt, readyAt < deadline { deadline = readyAt }
     }
-    let remaining = ContinuousClock.now.duration(to: deadline)
-    if remaining <= .zero { return 0 }
-    let (seconds, attoseconds) = remaining.components
-    return Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+    let now = LoopTime.now()
+    if deadline <= now { return 0 }
+    return Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
   }
 
   func runTimers() {
     assertOnLoopThread()
-    let now = ContinuousClock.now
+    loopTime = LoopTime.now()
+    let now = loopTime
     if let paused = acceptPausedUntil, paused <= now {
       acceptPausedUntil = nil
       poller.update(listener.fd, readable: true, writable: false)
@@ -32,20 +31,20 @@ extension EventLoop {
       }
     }
     guard now >= nextSweep else { return }
-    nextSweep = now.advanced(by: sweepInterval)
+    nextSweep = now + sweepInterval
     for connection in Array(connections.values) { checkDeadlines(connection, now: now) }
   }
 
   /// Closes or times out `connection` when one of its deadlines passed: draining, idle, a head or
   /// body too slow, or a client that stopped reading what it asked for.
-  private func checkDeadlines(_ connection: Connection, now: ContinuousClock.Instant) {
+  private func checkDeadlines(_ connection: Connection, now: UInt64) {
     if case .draining(let until) = connection.phase {
       if until <= now { closeConnection(connection) }
       return
     }
     // Held back by the server's budget: the wait is not the client's; its clocks restart on resume.
     if connection.pausedForBudget { return }
-    let idleSince = connection.lastProgress.advanced(by: configuration.idleTimeout) <= now
+    let idleSince = connection.lastProgress + idleTimeout <= now
     if !connection.isQuiet {
       // Waiting for a delay is fine; waiting for the client to read is bounded by the idle timeout.
       if connection.watchesWritable && idleSince { closeConnection(connection) }
@@ -53,11 +52,11 @@ extension EventLoop {
     }
     if connection.hasUnparsedInput { return }
     if let started = connection.headStartedAt,
-      started.advanced(by: configuration.requestHeadTimeout) <= now
+      started + requestHeadTimeout <= now
     {
       timeOut(connection, reason: "request head not complete within \(configuration.requestHeadTimeout)")
     } else if let started = connection.bodyStartedAt,
-      started.advanced(by: configuration.requestBodyTimeout) <= now
+      started + requestBodyTimeout <= now
     {
       timeOut(connection, reason: "request body not complete within \(configuration.requestBodyTimeout)")
     } else if !connection.isMidRequest && idleSince {

@@ -36,16 +36,23 @@ final class EventLoop: @unchecked Sendable {
   private let threadID = Locked<pthread_t?>(nil)
   /// The I/O thread, for the debug-build confinement checks (written before the loop runs).
   private var loopThread: pthread_t?
-  var connections: [Int32: Connection] = [:]
+  var connections = ConnectionTable()
   /// Connections whose first queued response waits for its delay.
   var delayed: Set<Int32> = []
   /// Connections with complete requests still buffered, served next turn.
   var pending: Set<Int32> = []
   private var nextConnectionID = 0
   private var readBuffer = [UInt8](repeating: 0, count: 65_536)
-  var nextSweep: ContinuousClock.Instant
+  /// The loop's time (``LoopTime`` nanoseconds), read once when the wait returns and again
+  /// before the timers run: every request of a wake is stamped with it.
+  var loopTime: UInt64
+  /// The timeouts of the configuration in nanoseconds.
+  let idleTimeout: UInt64
+  let requestHeadTimeout: UInt64
+  let requestBodyTimeout: UInt64
+  var nextSweep: UInt64
   /// Set while accepting is paused because descriptors ran out and nothing could be shed.
-  var acceptPausedUntil: ContinuousClock.Instant?
+  var acceptPausedUntil: UInt64?
   /// The request bytes held by every connection's parser.
   var bufferedRequestBytes = 0
   /// The most `bufferedRequestBytes` has been.
@@ -76,7 +83,11 @@ final class EventLoop: @unchecked Sendable {
       maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
     connectionCap = Self.connectionCap(
       configured: configuration.maxConnections, descriptorLimit: descriptorLimit)
-    nextSweep = ContinuousClock.now
+    idleTimeout = LoopTime.nanoseconds(configuration.idleTimeout)
+    requestHeadTimeout = LoopTime.nanoseconds(configuration.requestHeadTimeout)
+    requestBodyTimeout = LoopTime.nanoseconds(configuration.requestBodyTimeout)
+    loopTime = LoopTime.now()
+    nextSweep = loopTime
     poller.add(listener.fd, writable: false)
     poller.add(wake.read, writable: false)
   }
@@ -133,6 +144,7 @@ final class EventLoop: @unchecked Sendable {
       poller.wait(timeoutMilliseconds: pending.isEmpty ? timeoutUntilNextTimer() : 0) {
         readyEvents.append($0)
       }
+      loopTime = LoopTime.now()
       // Quiet connections first (the listener, and clients not served last turn, such as one that
       // sends a request now and then), then the busy ones: a lone request does not wait behind a
       // turn's worth of a flood.
@@ -184,7 +196,7 @@ final class EventLoop: @unchecked Sendable {
     while true {
       switch listener.acceptConnection() {
       case .accepted(let fd):
-        let connection = Connection(fd: fd, id: nextConnectionID, limits: limits, now: .now)
+        let connection = Connection(fd: fd, id: nextConnectionID, limits: limits, now: loopTime)
         nextConnectionID += 1
         connections[fd] = connection
         poller.add(fd, writable: false)
@@ -195,7 +207,7 @@ final class EventLoop: @unchecked Sendable {
         if shedOne(sparing: nil) { continue }
         // The listener would stay readable and spin the loop: stop watching it for a moment.
         poller.update(listener.fd, readable: false, writable: false)
-        acceptPausedUntil = ContinuousClock.now.advanced(by: .milliseconds(50))
+        acceptPausedUntil = loopTime + 50_000_000
         return
       }
     }
@@ -208,9 +220,9 @@ final class EventLoop: @unchecked Sendable {
   @discardableResult
   private func shedOne(sparing spared: Int32?) -> Bool {
     var victim: Connection?
-    var victimRank = (Int.max, ContinuousClock.now)
+    var victimRank = (Int.max, UInt64.max)
     for connection in connections.values where connection.fd != spared {
-      let rank: (Int, ContinuousClock.Instant)
+      let rank: (Int, UInt64)
       if case .draining = connection.phase {
         rank = (0, connection.lastProgress)
       } else if connection.isQuiet && !connection.hasUnparsedInput {
@@ -330,7 +342,7 @@ final class EventLoop: @unchecked Sendable {
         connection.enqueue(
           OutgoingResponse(bytes: ResponseSerializer.continueBytes, readyAt: nil, after: .keepOpen))
       case .request(let parsed):
-        connection.lastProgress = .now
+        connection.lastProgress = loopTime
         let size = parsed.raw.count
         answer(parsed, on: connection)
         if size >= Self.largeRequestBytes { releaseMemoryAfterLargeRequest = true }
@@ -355,10 +367,10 @@ final class EventLoop: @unchecked Sendable {
     guard connection.acceptsRequests else { return }
     if connection.parser.isReadingBody {
       connection.headStartedAt = nil
-      if connection.bodyStartedAt == nil { connection.bodyStartedAt = .now }
+      if connection.bodyStartedAt == nil { connection.bodyStartedAt = loopTime }
     } else if connection.parser.hasPartialRequest {
       connection.bodyStartedAt = nil
-      if connection.headStartedAt == nil { connection.headStartedAt = .now }
+      if connection.headStartedAt == nil { connection.headStartedAt = loopTime }
     } else {
       connection.headStartedAt = nil
       connection.bodyStartedAt = nil
@@ -367,16 +379,20 @@ final class EventLoop: @unchecked Sendable {
 
   private func answer(_ parsed: ParsedRequest, on connection: Connection) {
     let head = parsed.head
-    let (request, kept) = state.record(
+    let (request, kept, observed) = state.record(
       RecordedRequest(
         connectionID: connection.id, method: head.method, target: head.target, version: head.version,
         headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw))
-    if let script = state.webSocketHandler(for: request) {
+    let route: ServerState.Route
+    switch state.resolve(request) {
+    case .webSocket(let script):
       return answerUpgrade(parsed, request: request, kept: kept, script: script, on: connection)
+    case .http(let found):
+      route = found
     }
-    let response = state.handler(for: request)(request)
+    let response = route.fixed?.response ?? route.handler(request)
     let keepAlive = head.wantsKeepAlive
-    let readyAt = response.delay.map { ContinuousClock.now.advanced(by: $0) }
+    let readyAt = response.delay.map { loopTime + LoopTime.nanoseconds($0) }
     var outgoing: OutgoingResponse
     switch response.fault {
     case .closeBeforeResponse?:
@@ -388,18 +404,24 @@ final class EventLoop: @unchecked Sendable {
         bytes: ResponseSerializer.truncated(response, method: head.method), readyAt: readyAt,
         after: .closeAbruptly)
     case nil:
-      let output = ResponseSerializer.serialize(
-        response, method: head.method, version: head.version, keepAlive: keepAlive)
+      let output =
+        route.fixed?.output(method: head.method, version: head.version, keepAlive: keepAlive)
+        ?? ResponseSerializer.serialize(
+          response, method: head.method, version: head.version, keepAlive: keepAlive)
       outgoing = OutgoingResponse(
         bytes: output.bytes, readyAt: readyAt, after: output.closeAfter ? .closeGracefully : .keepOpen)
     }
-    let sent = SentResponse(
-      requestSequence: request.sequence, connectionID: connection.id, status: response.status,
-      fault: response.fault, storage: outgoing.bytes)
-    let (logIndex, observed) = state.recordResponse(sent, requestKept: kept)
-    if response.fault == nil {
-      outgoing.logIndex = logIndex
-      if observed { outgoing.observed = sent }
+    // A request not kept has no entry in the response log: no record lock, no record made
+    // unless an observer waits for it.
+    if kept || observed {
+      let sent = SentResponse(
+        requestSequence: request.sequence, connectionID: connection.id, status: response.status,
+        fault: response.fault, storage: outgoing.bytes)
+      let logIndex = kept ? state.recordResponse(sent, requestKept: true).index : nil
+      if response.fault == nil {
+        outgoing.logIndex = logIndex
+        if observed { outgoing.observed = sent }
+      }
     }
     if response.fault != nil
       || !enqueuePaced(outgoing, of: response, method: head.method, version: head.version, on: connection)
@@ -434,7 +456,7 @@ final class EventLoop: @unchecked Sendable {
   func flush(_ connection: Connection) {
     assertOnLoopThread()
     while let first = connection.queue.first {
-      if let readyAt = first.readyAt, readyAt > .now {
+      if let readyAt = first.readyAt, readyAt > loopTime {
         delayed.insert(connection.fd)
         return
       }
@@ -452,7 +474,7 @@ final class EventLoop: @unchecked Sendable {
         }
         connection.written += count
         connection.queuedBytes -= count
-        connection.lastProgress = .now
+        connection.lastProgress = loopTime
         if connection.written < first.bytes.count { return watchWritable(connection, true) }
       }
       connection.queue.removeFirst()
@@ -515,7 +537,7 @@ final class EventLoop: @unchecked Sendable {
     SocketShims.shutdownWrite(connection.fd)
     pending.remove(connection.fd)
     connection.hasUnparsedInput = false
-    connection.phase = .draining(until: ContinuousClock.now.advanced(by: .seconds(2)))
+    connection.phase = .draining(until: loopTime + 2_000_000_000)
     connection.watchesWritable = false
     updateInterest(connection)
   }

@@ -170,7 +170,7 @@ public final class LoopbackServer: Sendable {
 
   /// Answers requests with `method` to exactly `path` with a fixed response.
   public func on(_ method: HTTPMethod, _ path: String, respond response: ServerResponse) {
-    state.setRoute(method, path) { _ in response }
+    state.setRoute(method, path, respond: response)
   }
 
   /// Answers every request no route matches (by default: 404 `no route`).

@@ -11,12 +11,45 @@ final class ServerState: Sendable {
 
   /// A handler in a struct: returned through the lock's generic closure, a bare function value
   /// would be re-wrapped (one allocation per request); a struct is passed as it is.
-  private struct Route {
+  struct Route {
     var handler: Handler
+    /// The answer of a route scripted with one unchanging response, serialized once.
+    var fixed: FixedAnswer? = nil
   }
 
-  private let routes = Locked([RouteKey: Route]())
-  private let fallback = Locked(Route(handler: { _ in .text("no route\n", status: 404) }))
+  /// An unchanging response and its bytes for the common request (keep-alive, not `HEAD`, not
+  /// HTTP/1.0), so such requests are answered without calling the handler or serializing.
+  struct FixedAnswer {
+    let response: ServerResponse
+    let keepAliveOutput: ResponseSerializer.Output
+
+    init(_ response: ServerResponse) {
+      self.response = response
+      keepAliveOutput = ResponseSerializer.serialize(
+        response, method: "GET", version: "HTTP/1.1", keepAlive: true)
+    }
+
+    /// The bytes for a request with `method` and `version`, when they are the precomputed ones.
+    func output(method: String, version: String, keepAlive: Bool) -> ResponseSerializer.Output? {
+      keepAlive && method != "HEAD" && version != "HTTP/1.0" ? keepAliveOutput : nil
+    }
+  }
+
+  /// Every route, behind one lock: one lookup per request finds the WebSocket route, the HTTP
+  /// route or the fallback.
+  private struct RouteTable {
+    var http: [RouteKey: Route] = [:]
+    var webSocket: [String: WebSocketHandler] = [:]
+    var fallback = Route(handler: { _ in .text("no route\n", status: 404) })
+  }
+
+  /// What answers a request: a WebSocket script or an HTTP handler.
+  enum Resolution {
+    case webSocket(WebSocketHandler)
+    case http(Route)
+  }
+
+  private let routes = Locked(RouteTable())
   private struct Log {
     var requests: [RecordedRequest] = []
     var responses: [SentResponse] = []
@@ -38,7 +71,6 @@ final class ServerState: Sendable {
   let maxRecordedBytes: Int
   let maxRecordedWebSocketMessages: Int
   typealias WebSocketHandler = @Sendable (RecordedRequest) -> WebSocketScript
-  private let webSocketRoutes = Locked([String: WebSocketHandler]())
 
   init(configuration: LoopbackServer.Configuration) {
     recordsRequests = configuration.recordsRequests
@@ -53,41 +85,57 @@ final class ServerState: Sendable {
   }
 
   func setRoute(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
-    routes.withLock { $0[RouteKey(method: method.rawValue, path: path)] = Route(handler: handler) }
+    routes.withLock { $0.http[RouteKey(method: method.rawValue, path: path)] = Route(handler: handler) }
+  }
+
+  /// Routes `method` and `path` to one unchanging `response`.
+  func setRoute(_ method: HTTPMethod, _ path: String, respond response: ServerResponse) {
+    let route = Route(handler: { _ in response }, fixed: FixedAnswer(response))
+    routes.withLock { $0.http[RouteKey(method: method.rawValue, path: path)] = route }
   }
 
   func setFallback(_ handler: @escaping Handler) {
-    fallback.withLock { $0 = Route(handler: handler) }
+    routes.withLock { $0.fallback = Route(handler: handler) }
   }
 
-  /// The handler for `request`: exact method and path, then any method, then the decoded path,
-  /// then the fallback.
-  func handler(for request: RecordedRequest) -> Handler {
-    let exact = routes.withLock { table in
-      table[RouteKey(method: request.method, path: request.path)]
-        ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: request.path)]
-    }
-    if let exact { return exact.handler }
-    if request.path.utf8.contains(UInt8(ascii: "%")), let decoded = request.path.removingPercentEncoding {
-      let found = routes.withLock { table in
-        table[RouteKey(method: request.method, path: decoded)]
-          ?? table[RouteKey(method: HTTPMethod.any.rawValue, path: decoded)]
+  /// What answers `request`, under one lock: the WebSocket route of its path (as sent, then
+  /// percent-decoded), else the HTTP route of its exact method and path, then of any method, then
+  /// the same two with the decoded path, else the fallback. A path without `%` is not decoded (it
+  /// would decode to itself).
+  func resolve(_ request: RecordedRequest) -> Resolution {
+    let path = request.path
+    let decoded = path.utf8.contains(UInt8(ascii: "%")) ? path.removingPercentEncoding : nil
+    return routes.withLock { table in
+      if let script = table.webSocket[path] ?? decoded.flatMap({ table.webSocket[$0] }) {
+        return .webSocket(script)
       }
-      if let found { return found.handler }
+      if let route = table.http[RouteKey(method: request.method, path: path)]
+        ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: path)]
+      {
+        return .http(route)
+      }
+      if let decoded,
+        let route = table.http[RouteKey(method: request.method, path: decoded)]
+          ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: decoded)]
+      {
+        return .http(route)
+      }
+      return .http(table.fallback)
     }
-    return fallback.current.handler
   }
 
   /// Numbers `request` in arrival order, keeps it if the record has room (cut to the byte
-  /// budget), tells the observer, and returns it numbered and whole, with whether it was kept.
+  /// budget), tells the observer, and returns it numbered and whole, with whether it was kept and
+  /// whether an observer was told (then its answer goes to the observer too).
   @discardableResult
-  func record(_ request: RecordedRequest) -> (request: RecordedRequest, kept: Bool) {
+  func record(_ request: consuming RecordedRequest) -> (request: RecordedRequest, kept: Bool, observed: Bool)
+  {
     var numbered = request
     let (kept, observer) = log.withLock { log -> (Bool, (@Sendable (ServerRecordEvent) -> Void)?) in
       numbered.sequence = log.nextSequence
       log.nextSequence += 1
       log.counters.requestsReceived += 1
-      guard recordsRequests || request.malformed != nil else { return (false, log.observer) }
+      guard recordsRequests || numbered.malformed != nil else { return (false, log.observer) }
       guard log.requests.count < maxRecordedRequests else {
         log.counters.requestsDropped += 1
         return (false, log.observer)
@@ -99,7 +147,7 @@ final class ServerState: Sendable {
       return (true, log.observer)
     }
     observer?(.request(numbered))
-    return (numbered, kept)
+    return (numbered, kept, observer != nil)
   }
 
   /// `request` with its body, then its raw bytes, cut to `room` bytes in all.
@@ -176,14 +224,7 @@ final class ServerState: Sendable {
   // MARK: - WebSocket
 
   func setWebSocketRoute(_ path: String, _ handler: @escaping WebSocketHandler) {
-    webSocketRoutes.withLock { $0[path] = handler }
-  }
-
-  /// The WebSocket handler for `request`'s path (as sent, then percent-decoded), if any.
-  func webSocketHandler(for request: RecordedRequest) -> WebSocketHandler? {
-    webSocketRoutes.withLock { table in
-      table[request.path] ?? request.path.removingPercentEncoding.flatMap { table[$0] }
-    }
+    routes.withLock { $0.webSocket[path] = handler }
   }
 
   /// Keeps `record` when its upgrade request was kept (or the server keeps every WebSocket);

@@ -53,7 +53,7 @@ extension EventLoop {
         of: response, bytes: outgoing.bytes.count, method: method, version: version)
     else { return false }
     var start = 0
-    var readyAt = outgoing.readyAt ?? .now
+    var readyAt = outgoing.readyAt ?? loopTime
     for (index, length) in lengths.enumerated() {
       var piece = OutgoingResponse(
         bytes: Array(outgoing.bytes[start..<(start + length)]), readyAt: readyAt, after: .keepOpen)
@@ -64,7 +64,7 @@ extension EventLoop {
       }
       connection.enqueue(piece)
       start += length
-      readyAt = readyAt.advanced(by: interval)
+      readyAt += LoopTime.nanoseconds(interval)
     }
     return true
   }

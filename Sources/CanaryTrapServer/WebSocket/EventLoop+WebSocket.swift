@@ -130,7 +130,7 @@ extension EventLoop {
     assertOnLoopThread()
     guard connection.phase == .webSocket, let channel = connection.webSocket else { return }
     while !channel.closeSent, let result = channel.decoder.nextFrame() {
-      connection.lastProgress = .now
+      connection.lastProgress = loopTime
       let frame: WebSocketFrame
       switch result {
       case .failure(let failure): return failWebSocket(connection, failure)
