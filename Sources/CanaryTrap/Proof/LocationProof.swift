@@ -56,7 +56,8 @@ enum LocationProof {
         because:
           "the transport neither followed redirect \(hop) nor returned its Location to the app, or changed it"
       )
-    case .responseHeader, .responseCookie, .responseBody, .finalURL, .responseLocation:
+    case .responseHeader, .responseCookie, .responseBody, .finalURL, .responseLocation, .informationalHeader,
+      .responseTrailer:
       return responseStatus(of: canary, in: evidence)
     case .clientHeld:
       return HeldSecretProof.status(of: canary, in: evidence)
@@ -95,6 +96,14 @@ enum LocationProof {
     case .responseHeader(let name):
       found = returned.contains { $0.headerValues(name).contains { $0.contains(value) } }
       what = "header \(name)"
+    case .informationalHeader(let status, let name):
+      // No URLSession hands the app a 1xx response: a transport that does shows it among the
+      // headers it returned.
+      found = returned.contains { $0.headerValues(name).contains { $0.contains(value) } }
+      what = "header \(name) (of the \(status) response, which the transport did not expose)"
+    case .responseTrailer(let name):
+      found = returned.contains { $0.headerValues(name).contains { $0.contains(value) } }
+      what = "trailer \(name) (the transport did not expose the body's trailers)"
     case .responseCookie(let name):
       found =
         returned.contains { $0.headerValues("Set-Cookie").contains { $0.contains("\(name)=\(value)") } }
