@@ -90,6 +90,11 @@ enum LocationProof {
         ? .undelivered(reason: "the server never sent a response carrying it")
         : .undelivered(reason: "the server's response carrying it was cut off before its last byte")
     }
+    /// Whether a returned response holds the canary in a header field `name` (where a transport
+    /// that exposes informational responses or trailers puts their fields).
+    func returnedAmongHeaders(_ name: String) -> Bool {
+      returned.contains { response in response.headerValues(name).contains { $0.contains(value) } }
+    }
     let found: Bool
     let what: String
     switch canary.location {
@@ -99,10 +104,10 @@ enum LocationProof {
     case .informationalHeader(let status, let name):
       // No URLSession hands the app a 1xx response: a transport that does shows it among the
       // headers it returned.
-      found = returned.contains { $0.headerValues(name).contains { $0.contains(value) } }
+      found = returnedAmongHeaders(name)
       what = "header \(name) (of the \(status) response, which the transport did not expose)"
     case .responseTrailer(let name):
-      found = returned.contains { $0.headerValues(name).contains { $0.contains(value) } }
+      found = returnedAmongHeaders(name)
       what = "trailer \(name) (the transport did not expose the body's trailers)"
     case .responseCookie(let name):
       found =
