@@ -50,7 +50,7 @@ struct ExpectContinueTests {
     #expect(seconds >= 0.35)
   }
 
-  @Test("with no 100 Continue, the session sends the body anyway after about a second")
+  @Test("with no 100 Continue, the session sends the body anyway after about a second, before the 100")
   func sendsTheBodyWhenNoContinueComes() async throws {
     // libcurl's `CURLOPT_EXPECT_100_TIMEOUT_MS` defaults to 1000 ms; FoundationNetworking keeps it.
     let probe = try ContinueProbe(holdBack: 3)
@@ -58,7 +58,8 @@ struct ExpectContinueTests {
     let seen = try #require(probe.wait())
     #expect(seen.expectsContinue)
     #expect(seen.earlyBodyBytes == 100, "the body came while 100 Continue was held back")
-    #expect(seconds >= 0.9 && seconds < 2.5)
+    // It came before the 100 the probe sends after 3 s (early bytes above), however loaded the machine.
+    #expect(seconds >= 0.9)
   }
 
   @Test("through URLSession: a careful logger is clean, every canary delivered after the 100")
