@@ -105,10 +105,10 @@ enum LocationProof {
       // No URLSession hands the app a 1xx response: a transport that does shows it among the
       // headers it returned.
       found = returnedAmongHeaders(name)
-      what = "header \(name) (of the \(status) response, which the transport did not expose)"
+      what = "header \(name) of the \(status) response (no \(status) response reached the app)"
     case .responseTrailer(let name):
       found = returnedAmongHeaders(name)
-      what = "trailer \(name) (the transport did not expose the body's trailers)"
+      what = "trailer \(name) (the body's trailers never reached the app)"
     case .responseCookie(let name):
       found =
         returned.contains { $0.headerValues("Set-Cookie").contains { $0.contains("\(name)=\(value)") } }
