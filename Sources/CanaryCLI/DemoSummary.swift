@@ -24,7 +24,7 @@ struct DemoSummary {
       case .requestHeader, .requestCredential: self = .requestHeader
       case .requestCookie: self = .requestCookie
       case .requestBody: self = .requestBody
-      case .responseHeader, .responseLocation: self = .responseHeader
+      case .responseHeader, .responseLocation, .informationalHeader, .responseTrailer: self = .responseHeader
       case .responseCookie: self = .responseCookie
       case .responseBody: self = .responseBody
       case .redirect: self = .redirect

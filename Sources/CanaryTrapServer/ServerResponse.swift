@@ -44,6 +44,12 @@ public struct ServerResponse: Sendable {
   /// The interval between the chunks of a chunked body, sent as a stream (see ``paced(every:)``);
   /// nil sends the whole response at once.
   package var pacing: Duration? = nil
+  /// Informational (`1xx`) responses sent before this one, in order, such as `103 Early Hints`
+  /// (see ``preceded(by:)``); never sent to an HTTP/1.0 client.
+  public var informational: [InformationalResponse] = []
+  /// Trailer fields sent after the last chunk of a ``Body/chunked(_:)`` body (see
+  /// ``trailer(_:_:)``); a fixed body, or one joined for an HTTP/1.0 client, has none.
+  public var trailers = HTTPHeaders()
 
   /// Creates a response.
   public init(

@@ -10,6 +10,9 @@ extension CanaryLocation: CustomStringConvertible, LosslessStringConvertible {
     case .responseHeader(let name): "response.header[\(escape(name))]"
     case .responseCookie(let name): "response.cookie[\(escape(name))]"
     case .responseBody(let part): "response.body.\(part)"
+    case .informationalHeader(let status, let name):
+      "response.informational[\(status)].header[\(escape(name))]"
+    case .responseTrailer(let name): "response.trailer[\(escape(name))]"
     case .redirect(let hop, let part): "redirect[\(hop)].location.\(part)"
     case .responseLocation(let part): "response.location.\(part)"
     case .clientHeld(let name): "client.held[\(escape(name))]"

@@ -23,6 +23,12 @@ public enum CanaryLocation: Sendable, Hashable {
   case responseCookie(String)
   /// A part of the response body.
   case responseBody(BodyPart)
+  /// A header field of an informational (`1xx`) response sent before the final one, such as
+  /// `response.informational[103].header[Link]` for `103 Early Hints`.
+  case informationalHeader(status: Int, String)
+  /// A trailer field sent after the last chunk of a chunked response body
+  /// (`response.trailer[X-Checksum]`).
+  case responseTrailer(String)
   /// A part of the `Location` URL of redirect hop `hop` (1 for the first redirect).
   case redirect(hop: Int, URLPart)
   /// A part of the `Location` URL of a response that is not a followed redirect, such as a

@@ -7,7 +7,7 @@ import Foundation
 extension RequestKind {
   /// The kinds whose responses stream or travel encoded (see <doc:StreamingExchanges>): not part of
   /// ``all``; pass them to ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)`` next to it.
-  public static var streaming: [RequestKind] { [compressedResponse, serverSentEvents] }
+  public static var streaming: [RequestKind] { [compressedResponse, serverSentEvents, expectContinue] }
 
   /// Two JSON responses compressed by the server, one `gzip` with a fixed length and one `deflate`
   /// sent in chunks: the canaries are in the decoded bodies only, so they are delivered when the
@@ -64,5 +64,30 @@ extension RequestKind {
       respond: .eventStream(
         chunks: [": stream opened\n\n", first, String(second[..<middle]), String(second[middle...]), third]))
     return [p.request("GET", p.url(p.path("events")), headers: [("Accept", "text/event-stream")])]
+  }
+
+  /// A `PUT` of a JSON body sent with `Expect: 100-continue`, the way an upload asks before it
+  /// sends: the body's canaries are delivered only when the client honoured the server's
+  /// `100 Continue` and sent the body, proven from the server's record like any request body.
+  public static let expectContinue = RequestKind(
+    name: "expect-continue",
+    summary: "PUT JSON with Expect: 100-continue (the body is delivered once the client honours the 100)"
+  ) { p in
+    let upload = p.canary(.token, at: .requestHeader("X-Upload-Token"))
+    let body = try jsonData([
+      "upload": [
+        "token": p.canary(.token, at: .requestBody(.json("upload.token"))),
+        "owner": p.canary(.email, at: .requestBody(.json("upload.owner"))),
+      ]
+    ])
+    p.server.on(.put, p.path("uploads"), respond: .status(201))
+    return [
+      p.request(
+        "PUT", p.url(p.path("uploads")),
+        headers: [
+          ("Content-Type", "application/json"), ("Expect", "100-continue"), ("X-Upload-Token", upload),
+        ],
+        body: body)
+    ]
   }
 }

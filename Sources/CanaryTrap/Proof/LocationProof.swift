@@ -56,7 +56,8 @@ enum LocationProof {
         because:
           "the transport neither followed redirect \(hop) nor returned its Location to the app, or changed it"
       )
-    case .responseHeader, .responseCookie, .responseBody, .finalURL, .responseLocation:
+    case .responseHeader, .responseCookie, .responseBody, .finalURL, .responseLocation, .informationalHeader,
+      .responseTrailer:
       return responseStatus(of: canary, in: evidence)
     case .clientHeld:
       return HeldSecretProof.status(of: canary, in: evidence)
@@ -89,12 +90,25 @@ enum LocationProof {
         ? .undelivered(reason: "the server never sent a response carrying it")
         : .undelivered(reason: "the server's response carrying it was cut off before its last byte")
     }
+    /// Whether a returned response holds the canary in a header field `name` (where a transport
+    /// that exposes informational responses or trailers puts their fields).
+    func returnedAmongHeaders(_ name: String) -> Bool {
+      returned.contains { response in response.headerValues(name).contains { $0.contains(value) } }
+    }
     let found: Bool
     let what: String
     switch canary.location {
     case .responseHeader(let name):
       found = returned.contains { $0.headerValues(name).contains { $0.contains(value) } }
       what = "header \(name)"
+    case .informationalHeader(let status, let name):
+      // No URLSession hands the app a 1xx response: a transport that does shows it among the
+      // headers it returned.
+      found = returnedAmongHeaders(name)
+      what = "header \(name) of the \(status) response (no \(status) response reached the app)"
+    case .responseTrailer(let name):
+      found = returnedAmongHeaders(name)
+      what = "trailer \(name) (the body's trailers never reached the app)"
     case .responseCookie(let name):
       found =
         returned.contains { $0.headerValues("Set-Cookie").contains { $0.contains("\(name)=\(value)") } }

@@ -23,6 +23,13 @@ struct LocationReader {
     if take("request.cookie") { return readBracketed().map(CanaryLocation.requestCookie) }
     if take("request.body.") { return readBodyPart().map(CanaryLocation.requestBody) }
     if take("response.location.") { return readURLPart().map(CanaryLocation.responseLocation) }
+    if take("response.informational") {
+      guard let status = readBracketed().flatMap({ Int($0) }), (100...199).contains(status), take(".header"),
+        let name = readBracketed()
+      else { return nil }
+      return .informationalHeader(status: status, name)
+    }
+    if take("response.trailer") { return readBracketed().map(CanaryLocation.responseTrailer) }
     if take("response.header") { return readBracketed().map(CanaryLocation.responseHeader) }
     if take("response.cookie") { return readBracketed().map(CanaryLocation.responseCookie) }
     if take("response.body.") { return readBodyPart().map(CanaryLocation.responseBody) }

@@ -34,6 +34,7 @@ enum ResponseSerializer {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(
       256 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 } + bodyCount)
+    if !isOldClient { appendInformational(response.informational, to: &bytes) }
     appendStatusLineAndFields(status: response.status, reason: response.reason, headers: headers, to: &bytes)
     if addsFraming {
       switch body {
@@ -52,7 +53,7 @@ enum ResponseSerializer {
     if hasBody {
       switch body {
       case .fixed(let data): bytes.append(contentsOf: data)
-      case .chunked(let chunks): appendChunked(chunks, to: &bytes)
+      case .chunked(let chunks): appendChunked(chunks, trailers: response.trailers, to: &bytes)
       }
     }
     return Output(bytes: bytes, closeAfter: closeAfter)
@@ -114,13 +115,13 @@ enum ResponseSerializer {
   /// `HTTP/1.1 100 Continue`.
   static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-  private static func appendChunked(_ chunks: [Data], to bytes: inout [UInt8]) {
+  private static func appendChunked(_ chunks: [Data], trailers: HTTPHeaders, to bytes: inout [UInt8]) {
     for chunk in chunks where !chunk.isEmpty {
       bytes.append(contentsOf: Array("\(String(chunk.count, radix: 16))\r\n".utf8))
       bytes.append(contentsOf: chunk)
       bytes.append(contentsOf: [HTTPBytes.cr, HTTPBytes.lf])
     }
-    bytes.append(contentsOf: Array("0\r\n\r\n".utf8))
+    appendLastChunk(trailers: trailers, to: &bytes)
   }
 }
 
@@ -130,6 +131,8 @@ enum HTTPStatus {
     switch status {
     case 100: "Continue"
     case 101: "Switching Protocols"
+    case 102: "Processing"
+    case 103: "Early Hints"
     case 200: "OK"
     case 201: "Created"
     case 202: "Accepted"

@@ -17,7 +17,7 @@ enum PacedResponse {
     let frames = chunks.filter { !$0.isEmpty }.map {
       String($0.count, radix: 16).utf8.count + 2 + $0.count + 2
     }
-    let terminator = 5  // "0\r\n\r\n"
+    let terminator = ResponseSerializer.lastChunkLength(trailers: response.trailers)  // "0\r\n…\r\n"
     let head = bytes - frames.reduce(0, +) - terminator
     guard frames.count > 1, head > 0 else { return nil }
     var pieces = [head + frames[0]] + frames.dropFirst()
