@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Install it as the session's delegate (`URLSession(configuration:delegate:delegateQueue:)`), or
 /// call ``record(_:didFinishCollecting:)`` and ``record(_:didCompleteWithError:)`` from your own
-/// delegate, and add it to the scope with ``CanaryTrap/addSink(_:)``. Any line proves it heard the
+/// delegate, and add it to the scope with `await trap.addSink(_:)`. Any line proves it heard the
 /// run (``HearingRule/anyByteDuringScope``). Lines past its ``MemoryLog/Limit`` are dropped and
 /// counted (``droppedLines``), and the run cannot then be clean.
 public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSink, ImmediatelyBeginningSink,
