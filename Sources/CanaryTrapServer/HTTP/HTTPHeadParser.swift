@@ -50,8 +50,17 @@ enum HTTPHeadParser {
       return .failure(failure(.badRequest, "malformed request line", bytes))
     }
     let versionBytes = requestLine[(secondSpace + 1)...]
-    let version = HTTPBytes.string(versionBytes)
-    if version != "HTTP/1.1" && version != "HTTP/1.0" {
+    // The two versions taken are compared as bytes and named by literals: no String is decoded.
+    let minor =
+      versionBytes.count == 8 && versionBytes.prefix(7).elementsEqual("HTTP/1.".utf8)
+      ? versionBytes.last : nil
+    let version: String
+    if minor == UInt8(ascii: "1") {
+      version = "HTTP/1.1"
+    } else if minor == UInt8(ascii: "0") {
+      version = "HTTP/1.0"
+    } else {
+      let version = HTTPBytes.string(versionBytes)
       let looksLikeHTTP = version.hasPrefix("HTTP/") && version.count == 8
       return .failure(
         failure(
@@ -61,7 +70,12 @@ enum HTTPHeadParser {
             : "malformed request line", bytes))
     }
     var headers = HTTPHeaders()
-    headers.reserveCapacity(bytes[afterRequestLine...].reduce(0) { $0 + ($1 == HTTPBytes.lf ? 1 : 0) })
+    headers.reserveCapacity(
+      bytes[afterRequestLine...].withUnsafeBufferPointer { buffer in
+        var lines = 0
+        for byte in buffer where byte == HTTPBytes.lf { lines &+= 1 }
+        return lines
+      })
     var next = afterRequestLine
     while let (line, after) = Self.line(in: bytes, from: next) {
       if line.isEmpty && onlyEmptyLines(bytes, from: after) { break }
