@@ -379,10 +379,10 @@ final class EventLoop: @unchecked Sendable {
 
   private func answer(_ parsed: ParsedRequest, on connection: Connection) {
     let head = parsed.head
-    let (request, kept, observed) = state.record(
-      RecordedRequest(
-        connectionID: connection.id, method: head.method, target: head.target, version: head.version,
-        headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw))
+    var request = RecordedRequest(
+      connectionID: connection.id, method: head.method, target: head.target, version: head.version,
+      headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw)
+    let (kept, observed) = state.record(numbering: &request)
     let route: ServerState.Route
     switch state.resolve(request) {
     case .webSocket(let script):

@@ -100,6 +100,20 @@ struct RequestTarget {
   var query: String?
 
   init(_ target: String) {
+    // An ASCII target is one Character per byte (CR LF cannot occur in a target): scan bytes.
+    if target.utf8.allSatisfy({ $0 < 0x80 }), target.utf8.first == UInt8(ascii: "/") {
+      var end = target.utf8.endIndex
+      if let hash = target.utf8.firstIndex(of: UInt8(ascii: "#")) { end = hash }
+      let bytes = target.utf8[..<end]
+      if let question = bytes.firstIndex(of: UInt8(ascii: "?")) {
+        path = String(target[..<question])
+        query = String(target[target.utf8.index(after: question)..<end])
+      } else {
+        path = end == target.utf8.endIndex ? target : String(target[..<end])
+        query = nil
+      }
+      return
+    }
     var rest = Substring(target)
     if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
     if !rest.hasPrefix("/"), let scheme = rest.range(of: "://") {

@@ -131,6 +131,13 @@ final class ServerState: Sendable {
   func record(_ request: consuming RecordedRequest) -> (request: RecordedRequest, kept: Bool, observed: Bool)
   {
     var numbered = request
+    let (kept, observed) = record(numbering: &numbered)
+    return (numbered, kept, observed)
+  }
+
+  /// ``record(_:)`` numbering `numbered` in place: the request is neither copied in nor out
+  /// (unless kept or observed), where the hot path would pay a retain and a release per field.
+  func record(numbering numbered: inout RecordedRequest) -> (kept: Bool, observed: Bool) {
     let (kept, observer) = log.withLock { log -> (Bool, (@Sendable (ServerRecordEvent) -> Void)?) in
       numbered.sequence = log.nextSequence
       log.nextSequence += 1
@@ -147,7 +154,7 @@ final class ServerState: Sendable {
       return (true, log.observer)
     }
     observer?(.request(numbered))
-    return (numbered, kept, observer != nil)
+    return (kept, observer != nil)
   }
 
   /// `request` with its body, then its raw bytes, cut to `room` bytes in all.

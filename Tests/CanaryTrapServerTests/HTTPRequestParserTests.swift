@@ -142,6 +142,21 @@ struct HTTPRequestParserTests {
     #expect(RequestTarget("*").path == "*")
   }
 
+  @Test func originFormTargetsSplitAtTheFirstQuestionMarkBeforeAnyFragment() {
+    let cases: [(target: String, path: String, query: String?)] = [
+      ("/", "/", nil), ("/a/b", "/a/b", nil), ("/a?b=1", "/a", "b=1"), ("/a?b?c", "/a", "b?c"),
+      ("/a?", "/a", ""), ("/a#f?x", "/a", nil), ("/a?q#f", "/a", "q"), ("/#", "/", nil),
+      ("/%C3%A9?x=%20", "/%C3%A9", "x=%20"),
+      // Not ASCII: a '#' or '?' followed by a combining mark is not that Character.
+      ("/é?x", "/é", "x"), ("/a#\u{301}?x", "/a#\u{301}", "x"), ("/a?\u{301}b", "/a?\u{301}b", nil),
+    ]
+    for (target, path, query) in cases {
+      let parts = RequestTarget(target)
+      #expect(parts.path == path, "\(target)")
+      #expect(parts.query == query, "\(target)")
+    }
+  }
+
   @Test func nonUTF8HeaderBytesSurviveInRawAndDecodeLossily() throws {
     let bytes = Array("GET / HTTP/1.1\r\nX-Bin: a".utf8) + [0xFF, 0xFE] + Array("b\r\n\r\n".utf8)
     let request = try #require(parse(bytes).requests.first)

@@ -3,24 +3,36 @@
 /// Lines may end with CRLF or, leniently, with a bare LF. Obsolete line folding, a header line
 /// without a colon, whitespace before the colon and an empty name are rejected with 400.
 enum HTTPHeadParser {
-  /// The line of `bytes` that starts at `start`, without its LF and one CR before it, and where
-  /// the next line starts (`bytes.endIndex` after the last line); nil at the end.
-  static func line(in bytes: ArraySlice<UInt8>, from start: Int) -> (line: ArraySlice<UInt8>, next: Int)? {
+  /// Where one line lies: plain indices, so walking lines copies no slice (an optional tuple
+  /// holding a slice went through generic value witnesses on every line).
+  struct LineBounds {
+    /// The line's first byte.
+    var start: Int
+    /// Just past the line's last byte, before its LF and one CR before it.
+    var end: Int
+    /// Where the next line starts (the end of the bytes after the last line).
+    var next: Int
+    /// Whether the line has no byte.
+    var isEmpty: Bool { start == end }
+  }
+
+  /// The line of `bytes` that starts at `start`, and where the next line starts; nil at the end.
+  static func line(in bytes: ArraySlice<UInt8>, from start: Int) -> LineBounds? {
     guard start < bytes.endIndex else { return nil }
     guard let newline = bytes[start...].firstIndex(of: HTTPBytes.lf) else {
-      return (bytes[start...], bytes.endIndex)
+      return LineBounds(start: start, end: bytes.endIndex, next: bytes.endIndex)
     }
     var end = newline
     if end > start && bytes[end - 1] == HTTPBytes.cr { end -= 1 }
-    return (bytes[start..<end], newline + 1)
+    return LineBounds(start: start, end: end, next: newline + 1)
   }
 
   /// Whether every line of `bytes` from `start` on is empty.
   private static func onlyEmptyLines(_ bytes: ArraySlice<UInt8>, from start: Int) -> Bool {
     var next = start
-    while let (line, after) = Self.line(in: bytes, from: next) {
+    while let line = Self.line(in: bytes, from: next) {
       if !line.isEmpty { return false }
-      next = after
+      next = line.next
     }
     return true
   }
@@ -31,11 +43,13 @@ enum HTTPHeadParser {
   /// header list is allocated once at its final size. Empty lines at the end are ignored; an
   /// empty line before a later non-empty one is an empty header line.
   static func parseHead(_ bytes: ArraySlice<UInt8>) -> Result<ParsedRequestHead, HTTPParseFailure> {
-    guard let (requestLine, afterRequestLine) = Self.line(in: bytes, from: bytes.startIndex),
-      !(requestLine.isEmpty && onlyEmptyLines(bytes, from: afterRequestLine))
+    guard let requestLineBounds = Self.line(in: bytes, from: bytes.startIndex),
+      !(requestLineBounds.isEmpty && onlyEmptyLines(bytes, from: requestLineBounds.next))
     else {
       return .failure(failure(.badRequest, "empty request line", bytes))
     }
+    let requestLine = bytes[requestLineBounds.start..<requestLineBounds.end]
+    let afterRequestLine = requestLineBounds.next
     guard let firstSpace = requestLine.firstIndex(of: HTTPBytes.space),
       let secondSpace = requestLine[(firstSpace + 1)...].firstIndex(of: HTTPBytes.space),
       !requestLine[(secondSpace + 1)...].contains(HTTPBytes.space)
@@ -50,8 +64,15 @@ enum HTTPHeadParser {
       return .failure(failure(.badRequest, "malformed request line", bytes))
     }
     let versionBytes = requestLine[(secondSpace + 1)...]
-    let version = HTTPBytes.string(versionBytes)
-    if version != "HTTP/1.1" && version != "HTTP/1.0" {
+    // The two versions taken are compared as bytes and named by literals: no String is decoded.
+    let minor = Self.isHTTP1Prefix(versionBytes) ? versionBytes.last : nil
+    let version: String
+    if minor == UInt8(ascii: "1") {
+      version = "HTTP/1.1"
+    } else if minor == UInt8(ascii: "0") {
+      version = "HTTP/1.0"
+    } else {
+      let version = HTTPBytes.string(versionBytes)
       let looksLikeHTTP = version.hasPrefix("HTTP/") && version.count == 8
       return .failure(
         failure(
@@ -61,20 +82,35 @@ enum HTTPHeadParser {
             : "malformed request line", bytes))
     }
     var headers = HTTPHeaders()
-    headers.reserveCapacity(bytes[afterRequestLine...].reduce(0) { $0 + ($1 == HTTPBytes.lf ? 1 : 0) })
+    headers.reserveCapacity(
+      bytes[afterRequestLine...].withUnsafeBufferPointer { buffer in
+        var lines = 0
+        for byte in buffer where byte == HTTPBytes.lf { lines &+= 1 }
+        return lines
+      })
     var next = afterRequestLine
-    while let (line, after) = Self.line(in: bytes, from: next) {
-      if line.isEmpty && onlyEmptyLines(bytes, from: after) { break }
-      switch parseField(line) {
+    while let line = Self.line(in: bytes, from: next) {
+      if line.isEmpty && onlyEmptyLines(bytes, from: line.next) { break }
+      switch parseField(bytes[line.start..<line.end]) {
       case .success(let field): headers.add(field.name, field.value)
       case .failure(let error): return .failure(failure(.badRequest, error.reason, bytes))
       }
-      next = after
+      next = line.next
     }
     return .success(
       ParsedRequestHead(
         method: HTTPBytes.string(method), target: HTTPBytes.string(target), version: version,
         headers: headers))
+  }
+
+  /// Whether `bytes` is 8 bytes starting with `HTTP/1.`.
+  private static func isHTTP1Prefix(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard bytes.count == 8 else { return false }
+    let start = bytes.startIndex
+    return bytes[start] == UInt8(ascii: "H") && bytes[start + 1] == UInt8(ascii: "T")
+      && bytes[start + 2] == UInt8(ascii: "T") && bytes[start + 3] == UInt8(ascii: "P")
+      && bytes[start + 4] == UInt8(ascii: "/") && bytes[start + 5] == UInt8(ascii: "1")
+      && bytes[start + 6] == UInt8(ascii: ".")
   }
 
   /// A header-line problem, as text for the `malformed` reason.

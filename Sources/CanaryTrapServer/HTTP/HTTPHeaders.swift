@@ -97,6 +97,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
   /// Compares two ASCII names ignoring case, without allocating.
   static func namesMatch(_ left: String, _ right: String) -> Bool {
+    // Names of different lengths never match: most comparisons end here, without iterating.
+    guard left.utf8.count == right.utf8.count else { return false }
     var leftBytes = left.utf8.makeIterator()
     var rightBytes = right.utf8.makeIterator()
     while true {
