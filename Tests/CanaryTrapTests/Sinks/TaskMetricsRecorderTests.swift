@@ -1,9 +1,15 @@
 import CanaryTrap
+import CanaryTrapServer
 import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// An app's session delegate that reads bodies itself and chains task events to a recorder.
@@ -108,9 +114,10 @@ struct TaskMetricsRecorderTests {
 
   @Test("a failed task is recorded with its error code, and in full with its failing URL")
   func failedTask() async throws {
-    let server = try Self.server()
-    let port = server.port
-    server.stop()
+    // A port bound but not listening refuses connections, and no other test's server can take it
+    // meanwhile (a stopped server's port could be reused by a parallel test and answer 200).
+    let refusing = try RefusingPort()
+    let port = refusing.port
     for detail in [TaskMetricsRecorder.Detail.full, .timingsOnly] {
       let recorder = TaskMetricsRecorder(detail: detail)
       let app = ChainingSession(chainingTo: recorder)
@@ -120,6 +127,7 @@ struct TaskMetricsRecorderTests {
       #expect(line.contains("failed: NSURLErrorDomain \(NSURLErrorCannotConnectToHost)"), "\(line)")
       #expect(line.contains("cnryFailedProbe") == (detail == .full), "\(line)")
     }
+    withExtendedLifetime(refusing) {}
   }
 
   @Test("past its limit, lines are dropped and counted, and the run is not clean")
@@ -170,4 +178,29 @@ struct TaskMetricsRecorderTests {
     #expect(report.verdict == .clean)
     #expect(recorder.lines.count == 1)
   }
+}
+
+/// A loopback TCP port bound and never listened on: connecting to it is refused, and while it is
+/// held the kernel gives the port to no other socket.
+private final class RefusingPort {
+  let port: UInt16
+  private let descriptor: Int32
+
+  init() throws {
+    let fd = socket(AF_INET, SocketShims.streamType, 0)
+    guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
+    guard SocketShims.withLoopbackAddress(ipv6: false, port: 0, { bind(fd, $0, $1) }) == 0 else {
+      SocketShims.closeDescriptor(fd)
+      throw SocketError(call: "bind", code: errno)
+    }
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    descriptor = fd
+    port = UInt16(bigEndian: address.sin_port)
+  }
+
+  deinit { SocketShims.closeDescriptor(descriptor) }
 }
