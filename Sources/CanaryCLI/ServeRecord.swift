@@ -259,6 +259,7 @@ final class ServeRecord: @unchecked Sendable {
     line.add("peakBufferedRequestBytes", counters.peakBufferedRequestBytes)
     line.add("webSocketMessagesDropped", counters.webSocketMessagesDropped)
     line.add("webSocketsClosedOverBudget", counters.webSocketsClosedOverBudget)
+    line.add("webSocketsDropped", counters.webSocketsDropped)
     let (requestSide, responseSide) = state.withLock { ($0.requestSightings, $0.responseSightings) }
     line.add("requestCanaries", json: Self.sightings(requestSide))
     line.add("responseCanaries", json: Self.sightings(responseSide))

@@ -31,13 +31,18 @@ public struct ServerCounters: Sendable, Equatable {
   /// the request bytes buffered across connections past
   /// ``LoopbackServer/Configuration/maxBufferedRequestBytes``.
   public var webSocketsClosedOverBudget = 0
+  /// WebSocket connections served but not kept in ``LoopbackServer/webSockets`` because it already
+  /// held ``LoopbackServer/Configuration/maxRecordedRequests`` of them (only `canary serve`, which
+  /// keeps conversations whose upgrade request it does not keep, can reach this); their messages
+  /// count in ``webSocketMessagesDropped``.
+  public var webSocketsDropped = 0
 
   /// Creates counters, all zero.
   package init() {}
 
   /// Whether the record holds everything received (nothing dropped or cut).
   public var recordIsComplete: Bool {
-    requestsDropped == 0 && bytesDropped == 0 && webSocketMessagesDropped == 0
+    requestsDropped == 0 && bytesDropped == 0 && webSocketMessagesDropped == 0 && webSocketsDropped == 0
   }
 }
 

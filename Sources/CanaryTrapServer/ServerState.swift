@@ -238,9 +238,15 @@ final class ServerState: Sendable {
   /// returns its index for the updates below.
   func openWebSocket(_ record: WebSocketRecord, kept: Bool) -> Int? {
     guard (kept && recordsRequests) || recordsWebSocketsAlways else { return nil }
-    return log.withLock {
-      $0.webSockets.append(record)
-      return $0.webSockets.count - 1
+    return log.withLock { log -> Int? in
+      // A kept upgrade request always finds room; only conversations kept without their request
+      // (`canary serve`) can reach the cap, which bounds their count as requests are bounded.
+      guard log.webSockets.count < maxRecordedRequests else {
+        log.counters.webSocketsDropped += 1
+        return nil
+      }
+      log.webSockets.append(record)
+      return log.webSockets.count - 1
     }
   }
 

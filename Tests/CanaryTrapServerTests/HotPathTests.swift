@@ -26,6 +26,7 @@ struct HotPathTests {
     #expect(requests.map(\.sequence) == Array(0..<300))
     #expect(requests.map { $0.queryItem("n") } == (0..<300).map { String($0) })
     #expect(Set(requests.map(\.connectionID)).count == 1)
+    waitUntilResponsesWritten(server)
     let responses = server.responses
     #expect(responses.map(\.requestSequence) == Array(0..<300))
     #expect(responses.allSatisfy { $0.fullyWritten && $0.status == 200 && $0.contains("fixed") })
@@ -125,6 +126,7 @@ struct HotPathTests {
       #expect(client.readResponse()?.hasSuffix("fixed") == true)
     }
     #expect(server.requests.map(\.sequence) == [0, 1])
+    waitUntilResponsesWritten(server)
     #expect(server.responses.map(\.requestSequence) == [0, 1])
     #expect(server.responses.allSatisfy { $0.fullyWritten })
     #expect(server.counters.requestsReceived == 5)

@@ -33,6 +33,7 @@ struct InterimAndTrailerTests {
         + "Connection: close\r\n\r\n"
         + "2\r\nab\r\n3\r\ncde\r\n0\r\nX-Checksum: sha256=abc\r\nX-Count: 2\r\n\r\n")
     #expect(reply.closed)
+    waitUntilResponsesWritten(server)
     #expect(server.responses.first?.status == 200)
     #expect(server.responses.first?.contains("X-Checksum: sha256=abc") == true)
     #expect(server.responses.first?.fullyWritten == true)

@@ -137,6 +137,49 @@ struct WebSocketServerTests {
     #expect(!server.counters.recordIsComplete)
   }
 
+  @Test("conversations kept without their upgrade request stop at maxRecordedRequests, the rest counted")
+  func conversationCountIsBounded() throws {
+    let server = try makeServer {
+      $0.recordsRequests = false
+      $0.recordsWebSocketsAlways = true
+      $0.maxRecordedRequests = 2
+    }
+    defer { server.stop() }
+    server.onWebSocket("/chat", script: WebSocketScript(closeReason: "done"))
+    for index in 1...3 {
+      let client = try WebSocketTestClient(port: server.port)
+      #expect(client.handshake(target: "/chat") == 101)
+      client.send(.text("conversation \(index)"))
+      client.send(WebSocketFrame.close(code: .normal))
+      #expect(client.nextEvent() == .close(code: 1000, reason: "done"))
+    }
+    #expect(server.webSockets.map(\.received) == [[.text("conversation 1")], [.text("conversation 2")]])
+    #expect(server.counters.webSocketsDropped == 1)
+    #expect(server.counters.webSocketMessagesDropped == 1)
+    #expect(!server.counters.recordIsComplete)
+  }
+
+  @Test("twin: under the cap every conversation is kept and the record is complete")
+  func conversationsUnderTheCapAreKept() throws {
+    let server = try makeServer {
+      $0.recordsRequests = false
+      $0.recordsWebSocketsAlways = true
+      $0.maxRecordedRequests = 3
+    }
+    defer { server.stop() }
+    server.onWebSocket("/chat", script: WebSocketScript(closeReason: "done"))
+    for index in 1...3 {
+      let client = try WebSocketTestClient(port: server.port)
+      #expect(client.handshake(target: "/chat") == 101)
+      client.send(.text("conversation \(index)"))
+      client.send(WebSocketFrame.close(code: .normal))
+      #expect(client.nextEvent() == .close(code: 1000, reason: "done"))
+    }
+    #expect(server.webSockets.count == 3)
+    #expect(server.counters.webSocketsDropped == 0)
+    #expect(server.counters.recordIsComplete)
+  }
+
   @Test("the idle timeout closes a silent WebSocket connection")
   func silentConnectionCloses() throws {
     let server = try makeServer { $0.idleTimeout = .milliseconds(200) }

@@ -34,3 +34,11 @@ package func send(_ request: URLRequest, session: URLSession) async throws -> (D
   let (data, response) = try await session.data(for: request)
   return (data, try #require(response as? HTTPURLResponse))
 }
+
+/// Waits up to a second for the I/O thread to note that every recorded response was written in
+/// full: a client can read a response's last byte before the thread marks its write finished.
+package func waitUntilResponsesWritten(_ server: LoopbackServer) {
+  for _ in 0..<200 where !server.responses.allSatisfy(\.fullyWritten) {
+    Thread.sleep(forTimeInterval: 0.005)
+  }
+}
