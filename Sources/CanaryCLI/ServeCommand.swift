@@ -126,7 +126,8 @@ enum ServeCommand {
     case .success(let summary):
       io.writeError(
         "canary serve: stopped after \(summary.requests) requests; "
-          + "request-side canaries seen: \(summary.requestSeen) of \(summary.requestCanaries)\n")
+          + "request-side canaries seen: \(summary.requestSeen) of \(summary.requestCanaries)"
+          + Self.notKept(summary.counters) + "\n")
     case .failure(let error):
       io.writeError("canary serve: \(error)\n")
       return ExitStatus.usage
@@ -143,5 +144,13 @@ enum ServeCommand {
   /// A bad command line, described in one line.
   struct UsageError: Error, CustomStringConvertible {
     var description: String
+  }
+
+  /// What of the WebSocket conversations the record could not keep, for the closing message; a
+  /// canary in them cannot be counted as seen.
+  static func notKept(_ counters: ServerCounters) -> String {
+    guard counters.webSocketsDropped > 0 || counters.webSocketMessagesDropped > 0 else { return "" }
+    return "; not kept (the record was full): \(counters.webSocketsDropped) WebSocket conversations, "
+      + "\(counters.webSocketMessagesDropped) WebSocket messages"
   }
 }

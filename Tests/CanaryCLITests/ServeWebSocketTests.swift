@@ -139,4 +139,15 @@ struct ServeWebSocketTests {
     #expect(seen == ["cnryWsQuery000001"])
     #expect(lines.filter { $0["type"] as? String == "websocket" }.count == 1)
   }
+
+  @Test("the closing message says how many conversations and messages the full record did not keep")
+  func closingMessageNamesWhatWasNotKept() {
+    var counters = ServerCounters()
+    #expect(ServeCommand.notKept(counters) == "")
+    counters.webSocketsDropped = 2
+    counters.webSocketMessagesDropped = 5
+    #expect(
+      ServeCommand.notKept(counters)
+        == "; not kept (the record was full): 2 WebSocket conversations, 5 WebSocket messages")
+  }
 }
