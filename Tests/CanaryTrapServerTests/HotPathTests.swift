@@ -132,6 +132,7 @@ struct HotPathTests {
     #expect(server.counters.requestsReceived == 5)
     #expect(server.counters.requestsDropped == 3)
     #expect(seen.current == [0, 1, 2, 3, 4])
+    waitUntil { written.current.count == 5 }
     #expect(written.current == [0, 1, 2, 3, 4])
   }
 

@@ -125,6 +125,9 @@ struct WebSocketPeerTests {
     #expect(output.close_received?.reason == "swift says bye")
 
     // What the server's record shows.
+    waitUntil {
+      server.webSockets.first.map { $0.serverCloseWritten && $0.sent.allSatisfy(\.fullyWritten) } == true
+    }
     let record = try #require(server.webSockets.first)
     #expect(server.webSockets.count == 1)
     #expect(record.path == "/peer")

@@ -38,7 +38,13 @@ package func send(_ request: URLRequest, session: URLSession) async throws -> (D
 /// Waits up to a second for the I/O thread to note that every recorded response was written in
 /// full: a client can read a response's last byte before the thread marks its write finished.
 package func waitUntilResponsesWritten(_ server: LoopbackServer) {
-  for _ in 0..<200 where !server.responses.allSatisfy(\.fullyWritten) {
+  waitUntil { server.responses.allSatisfy(\.fullyWritten) }
+}
+
+/// Polls `condition` every 5 ms for up to a second, for what the I/O thread does after the client
+/// has its bytes (marking a write finished, telling an observer); the caller then asserts it.
+package func waitUntil(_ condition: () -> Bool) {
+  for _ in 0..<200 where !condition() {
     Thread.sleep(forTimeInterval: 0.005)
   }
 }
