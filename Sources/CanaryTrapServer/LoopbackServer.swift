@@ -207,7 +207,7 @@ public final class LoopbackServer: Sendable {
   /// The well-formed requests to `path` (compared like routes), in arrival order.
   public func requests(to path: String) -> [RecordedRequest] {
     state.requests.filter {
-      $0.malformed == nil && ($0.path == path || $0.path.removingPercentEncoding == path)
+      $0.malformed == nil && ($0.path == path || PercentDecoding.decode($0.path) == path)
     }
   }
 

@@ -104,7 +104,7 @@ final class ServerState: Sendable {
   /// would decode to itself).
   func resolve(_ request: RecordedRequest) -> Resolution {
     let path = request.path
-    let decoded = path.utf8.contains(UInt8(ascii: "%")) ? path.removingPercentEncoding : nil
+    let decoded = path.utf8.contains(UInt8(ascii: "%")) ? PercentDecoding.decode(path) : nil
     return routes.withLock { table in
       if let script = table.webSocket[path] ?? decoded.flatMap({ table.webSocket[$0] }) {
         return .webSocket(script)

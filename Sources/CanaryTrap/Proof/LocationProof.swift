@@ -195,7 +195,7 @@ enum LocationProof {
     case .json(let path): return JSONPathLookup.value(at: path, in: body) == value
     case .xml(let path): return XMLPathLookup.values(at: path, in: Array(body)).contains(value)
     case .form(let name):
-      return RequestInspection.formPairs(String(decoding: body, as: UTF8.self)).contains {
+      return PercentDecoding.pairs(String(decoding: body, as: UTF8.self), plusIsSpace: true).contains {
         $0 == (name, value)
       }
     case .multipartField, .multipartFile, .multipartFilename:

@@ -27,16 +27,18 @@ package struct RequestInspection: Sendable {
     self.request = request
     let rawSegments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     pathSegments = rawSegments.map { segment in
-      Self.decode(segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0])
+      PercentDecoding.decode(segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0])
     }
     pathParameters = rawSegments.flatMap { segment in
       segment.split(separator: ";", omittingEmptySubsequences: false).dropFirst().map { parameter in
-        Self.pair(parameter, plusIsSpace: false)
+        PercentDecoding.pair(parameter, plusIsSpace: false)
       }
     }
     queryItems = request.queryItems
     cookies = request.cookies
-    formFields = request.body.isEmpty ? [] : Self.formPairs(String(decoding: request.body, as: UTF8.self))
+    formFields =
+      request.body.isEmpty
+      ? [] : PercentDecoding.pairs(String(decoding: request.body, as: UTF8.self), plusIsSpace: true)
     multipartParts = request.multipart?.parts ?? []
     contentType = request.headers["Content-Type"]
     json = request.body.isEmpty ? nil : ParsedJSONBody(request.body)
@@ -49,20 +51,6 @@ package struct RequestInspection: Sendable {
       if let credentials = BasicCredentials(headerValue: header) { return credentials }
     }
     return nil
-  }
-
-  /// The fields of form-urlencoded `text`, decoded as the server's `formFields` are.
-  static func formPairs(_ text: String) -> [(name: String, value: String)] {
-    PercentDecoding.pairs(text, plusIsSpace: true)
-  }
-
-  /// `text` percent-decoded by the server's decoder (``PercentDecoding``).
-  static func decode<Text: StringProtocol>(_ text: Text, plusIsSpace: Bool = false) -> String {
-    PercentDecoding.decode(text, plusIsSpace: plusIsSpace)
-  }
-
-  private static func pair(_ item: Substring, plusIsSpace: Bool) -> (name: String, value: String) {
-    PercentDecoding.pair(item, plusIsSpace: plusIsSpace)
   }
 }
 

@@ -7,7 +7,7 @@
 /// A non-blocking TCP listener bound to a loopback address only.
 ///
 /// There is deliberately no way to pass an address: the listener binds 127.0.0.1 or ::1.
-struct ListeningSocket {
+package struct ListeningSocket {
   /// The listening descriptor.
   let fd: Int32
   /// The port the kernel assigned (or the one asked for).
@@ -42,7 +42,7 @@ struct ListeningSocket {
   }
 
   /// Reads back the bound port and numeric address.
-  static func localAddress(_ fd: Int32) throws -> (port: UInt16, address: String) {
+  package static func localAddress(_ fd: Int32) throws -> (port: UInt16, address: String) {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
     let result = withUnsafeMutablePointer(to: &storage) {
