@@ -137,14 +137,9 @@ struct WebSocketServerTests {
     #expect(!server.counters.recordIsComplete)
   }
 
-  @Test("conversations kept without their upgrade request stop at maxRecordedRequests, the rest counted")
-  func conversationCountIsBounded() throws {
-    let server = try makeServer {
-      $0.recordsRequests = false
-      $0.recordsWebSocketsAlways = true
-      $0.maxRecordedRequests = 2
-    }
-    defer { server.stop() }
+  /// Three conversations on `/chat`, one after another: a text message each, then the close
+  /// handshake.
+  private func holdThreeConversations(on server: LoopbackServer) throws {
     server.onWebSocket("/chat", script: WebSocketScript(closeReason: "done"))
     for index in 1...3 {
       let client = try WebSocketTestClient(port: server.port)
@@ -153,6 +148,17 @@ struct WebSocketServerTests {
       client.send(WebSocketFrame.close(code: .normal))
       #expect(client.nextEvent() == .close(code: 1000, reason: "done"))
     }
+  }
+
+  @Test("conversations kept without their upgrade request stop at maxRecordedRequests, the rest counted")
+  func conversationCountIsBounded() throws {
+    let server = try makeServer {
+      $0.recordsRequests = false
+      $0.recordsWebSocketsAlways = true
+      $0.maxRecordedRequests = 2
+    }
+    defer { server.stop() }
+    try holdThreeConversations(on: server)
     #expect(server.webSockets.map(\.received) == [[.text("conversation 1")], [.text("conversation 2")]])
     #expect(server.counters.webSocketsDropped == 1)
     #expect(server.counters.webSocketMessagesDropped == 1)
@@ -167,14 +173,7 @@ struct WebSocketServerTests {
       $0.maxRecordedRequests = 3
     }
     defer { server.stop() }
-    server.onWebSocket("/chat", script: WebSocketScript(closeReason: "done"))
-    for index in 1...3 {
-      let client = try WebSocketTestClient(port: server.port)
-      #expect(client.handshake(target: "/chat") == 101)
-      client.send(.text("conversation \(index)"))
-      client.send(WebSocketFrame.close(code: .normal))
-      #expect(client.nextEvent() == .close(code: 1000, reason: "done"))
-    }
+    try holdThreeConversations(on: server)
     #expect(server.webSockets.count == 3)
     #expect(server.counters.webSocketsDropped == 0)
     #expect(server.counters.recordIsComplete)

@@ -20,7 +20,7 @@ struct PercentDecodeTests {
     ])
   func agreesWithFoundation(text: String) {
     for plusIsSpace in [false, true] {
-      let decoded = RequestInspection.decode(text, plusIsSpace: plusIsSpace)
+      let decoded = PercentDecoding.decode(text, plusIsSpace: plusIsSpace)
       #expect(decoded == foundation(text, plusIsSpace: plusIsSpace), "\(text) plusIsSpace \(plusIsSpace)")
     }
   }

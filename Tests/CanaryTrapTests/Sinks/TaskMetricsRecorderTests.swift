@@ -193,13 +193,8 @@ private final class RefusingPort {
       SocketShims.closeDescriptor(fd)
       throw SocketError(call: "bind", code: errno)
     }
-    var address = sockaddr_in()
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
     descriptor = fd
-    port = UInt16(bigEndian: address.sin_port)
+    port = try ListeningSocket.localAddress(fd).port
   }
 
   deinit { SocketShims.closeDescriptor(descriptor) }

@@ -42,13 +42,8 @@ final class ContinueProbe: @unchecked Sendable {
       SocketShims.closeDescriptor(fd)
       throw SocketError(call: "bind", code: errno)
     }
-    var address = sockaddr_in()
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
     listener = fd
-    port = UInt16(bigEndian: address.sin_port)
+    port = try ListeningSocket.localAddress(fd).port
     let thread = Thread { [self] in
       serve(holdBack: holdBack)
       done.signal()
