@@ -109,8 +109,13 @@ struct DeadlineTests {
           == "\(first) did not finish before the scope's deadline of 1.0 seconds and was cancelled; \(Self.unansweredEvidence[1])"
         || report.errors.first == "\(first) was not sent: the scope's deadline of 1.0 seconds had passed",
       "\(report.errors)")
+    // The scope's own watch acts 3 s after the deadline; on a machine a build has just saturated,
+    // the cancelled request can take longer than that to return, and the watch then adds its
+    // (true) message too. Anything else is a failure.
+    let watch =
+      "the scope's deadline of 1.0 seconds passed while its test body was still running: its server was stopped, so what the body did after that is unproven"
     #expect(
-      report.errors.dropFirst() == [
+      report.errors.dropFirst().filter { $0 != watch } == [
         "never-answers: request 2 (GET /{tracer}/never-answers/second) was not sent: the scope's deadline of 1.0 seconds had passed"
       ])
   }
