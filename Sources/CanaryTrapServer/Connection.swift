@@ -39,42 +39,94 @@ enum ConnectionPhase: Equatable {
   case draining(until: UInt64)
 }
 
-/// The state of one accepted connection; touched only on the I/O thread.
+/// The state of one accepted connection; touched only on the I/O thread (so its mutable state,
+/// like ``EventLoop``'s, skips the runtime exclusivity check in release builds).
 final class Connection {
   let fd: Int32
   let id: Int
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var parser: HTTPRequestParser
   /// Responses in request order; the first one is being written or waits for its delay.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var queue: [OutgoingResponse] = []
   /// Bytes of `queue` not yet written.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var queuedBytes = 0
   /// How much of the first queued response has been written.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var written = 0
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var phase = ConnectionPhase.reading
   /// When the connection last finished a request or wrote a byte; the idle timeout counts from it.
   /// These times are ``LoopTime`` nanoseconds.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var lastProgress: UInt64
   /// When the first byte of the request head being read arrived.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var headStartedAt: UInt64?
   /// When the head of the request whose body is being read was complete.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var bodyStartedAt: UInt64?
   /// Complete requests may still be buffered: the per-turn budget ran out before they were parsed.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var hasUnparsedInput = false
   /// The client closed its side; buffered requests are still answered before the connection ends.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var sawEOF = false
   /// What the poller watches the descriptor for.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var watchesReadable = true
   /// Whether bytes wait for room in the socket (what the poller should watch for writing).
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var watchesWritable = false
   /// What the poller was last told about writability.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var registeredWritable = false
   /// Not read because the server's buffered request bytes passed their budget.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var pausedForBudget = false
   /// The request bytes of `parser` counted in the server's buffered total.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var accountedBytes = 0
   /// The last loop turn in which a request of this connection was answered (0: never).
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var lastBusyTurn = 0
   /// The frame-mode state once the connection is upgraded to a WebSocket.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var webSocket: WebSocketChannel?
 
   init(fd: Int32, id: Int, limits: HTTPRequestParser.Limits, now: UInt64) {

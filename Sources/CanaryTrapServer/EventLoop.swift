@@ -14,6 +14,12 @@ import Foundation
 /// ``requestsPerTurn`` requests answered, so one busy client cannot hold the others up; a client
 /// whose unsent answers pass ``LoopbackServer/Configuration/maxQueuedResponseBytes`` is not read
 /// until it reads them.
+///
+/// Confinement to the I/O thread is asserted in debug builds (``assertOnLoopThread(_:)``). The
+/// state touched for every request is marked `@exclusivity(unchecked)` in release builds only:
+/// one thread means no overlapping access but our own, which debug builds (and so the test suite)
+/// still check, and the per-access runtime check was measured at a tenth of the serving thread's
+/// user time (BENCHMARKS.md, session 8).
 final class EventLoop: @unchecked Sendable {
   let listener: ListeningSocket
   let state: ServerState
@@ -28,6 +34,9 @@ final class EventLoop: @unchecked Sendable {
   static let requestsPerTurn = 32
   /// A request at least this large has its freed buffers handed back to the system afterwards.
   static let largeRequestBytes = 1 << 20
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   private var releaseMemoryAfterLargeRequest = false
   private let wake: (read: Int32, write: Int32)
   private let stopping = Locked(false)
@@ -36,15 +45,30 @@ final class EventLoop: @unchecked Sendable {
   private let threadID = Locked<pthread_t?>(nil)
   /// The I/O thread, for the debug-build confinement checks (written before the loop runs).
   private var loopThread: pthread_t?
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var connections = ConnectionTable()
   /// Connections whose first queued response waits for its delay.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var delayed: Set<Int32> = []
   /// Connections with complete requests still buffered, served next turn.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var pending: Set<Int32> = []
   private var nextConnectionID = 0
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   private var readBuffer = [UInt8](repeating: 0, count: 65_536)
   /// The loop's time (``LoopTime`` nanoseconds), read once when the wait returns and again
   /// before the timers run: every request of a wake is stamped with it.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var loopTime: UInt64
   /// The timeouts of the configuration in nanoseconds.
   let idleTimeout: UInt64
@@ -54,17 +78,38 @@ final class EventLoop: @unchecked Sendable {
   /// Set while accepting is paused because descriptors ran out and nothing could be shed.
   var acceptPausedUntil: UInt64?
   /// The request bytes held by every connection's parser.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var bufferedRequestBytes = 0
   /// The most `bufferedRequestBytes` has been.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var peakBufferedRequestBytes = 0
   /// The loop turn being run, counted from 1.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   private var turn = 0
   /// The events of this turn, and those of connections busy last turn, handled after the others.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   private var readyEvents: [ReadinessEvent] = []
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   private var busyEvents: [ReadinessEvent] = []
   /// The connection that may read past the budget, so that one request always completes.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var budgetHolder: Int32?
   /// Connections not read until the buffered total falls below the budget.
+  #if !DEBUG
+    @exclusivity(unchecked)
+  #endif
   var budgetPaused: Set<Int32> = []
 
   init(configuration: LoopbackServer.Configuration, state: ServerState) throws {

@@ -6,7 +6,9 @@ import Foundation
 /// macOS 13 and iOS 16.
 package final class Locked<Value>: @unchecked Sendable {
   private let lock = NSLock()
-  private var value: Value
+  /// Only touched under `lock`, and `lock` is not recursive: no two accesses can overlap, so the
+  /// runtime's exclusivity check (a thread-local lookup per access) is left out.
+  @exclusivity(unchecked) private var value: Value
 
   /// Creates a lock guarding `value`.
   package init(_ value: Value) {
