@@ -424,18 +424,35 @@ final class EventLoop: @unchecked Sendable {
 
   private func answer(_ parsed: ParsedRequest, on connection: Connection) {
     let head = parsed.head
-    var request = RecordedRequest(
-      connectionID: connection.id, method: head.method, target: head.target, version: head.version,
-      headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw)
-    let (kept, observed) = state.record(numbering: &request)
+    let resolution = state.resolve(method: head.method, path: RequestTarget(head.target).path)
+    // A fixed answer to a request the record neither keeps nor shows an observer needs nothing of
+    // the request: it is only numbered and counted, and no RecordedRequest is built.
+    let recorded: (request: RecordedRequest, kept: Bool, observed: Bool)?
+    if case .http(let route) = resolution, route.fixed != nil, state.countUnrecorded() {
+      recorded = nil
+    } else {
+      var request = RecordedRequest(
+        connectionID: connection.id, method: head.method, target: head.target, version: head.version,
+        headers: head.headers, body: parsed.body, trailers: parsed.trailers, raw: parsed.raw)
+      let (kept, observed) = state.record(numbering: &request)
+      recorded = (request, kept, observed)
+    }
     let route: ServerState.Route
-    switch state.resolve(request) {
+    switch resolution {
     case .webSocket(let script):
-      return answerUpgrade(parsed, request: request, kept: kept, script: script, on: connection)
+      guard let recorded else { preconditionFailure("a WebSocket route is always recorded") }
+      return answerUpgrade(
+        parsed, request: recorded.request, kept: recorded.kept, script: script, on: connection)
     case .http(let found):
       route = found
     }
-    let response = route.fixed?.response ?? route.handler(request)
+    let response: ServerResponse
+    if let fixed = route.fixed {
+      response = fixed.response
+    } else {
+      guard let recorded else { preconditionFailure("a handler's request is always recorded") }
+      response = route.handler(recorded.request)
+    }
     let keepAlive = head.wantsKeepAlive
     let readyAt = response.delay.map { loopTime + LoopTime.nanoseconds($0) }
     var outgoing: OutgoingResponse
@@ -458,14 +475,14 @@ final class EventLoop: @unchecked Sendable {
     }
     // A request not kept has no entry in the response log: no record lock, no record made
     // unless an observer waits for it.
-    if kept || observed {
+    if let recorded, recorded.kept || recorded.observed {
       let sent = SentResponse(
-        requestSequence: request.sequence, connectionID: connection.id, status: response.status,
+        requestSequence: recorded.request.sequence, connectionID: connection.id, status: response.status,
         fault: response.fault, storage: outgoing.bytes)
-      let logIndex = kept ? state.recordResponse(sent, requestKept: true).index : nil
+      let logIndex = recorded.kept ? state.recordResponse(sent, requestKept: true).index : nil
       if response.fault == nil {
         outgoing.logIndex = logIndex
-        if observed { outgoing.observed = sent }
+        if recorded.observed { outgoing.observed = sent }
       }
     }
     if response.fault != nil

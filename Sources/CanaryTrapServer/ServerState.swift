@@ -103,19 +103,23 @@ final class ServerState: Sendable {
   /// the same two with the decoded path, else the fallback. A path without `%` is not decoded (it
   /// would decode to itself).
   func resolve(_ request: RecordedRequest) -> Resolution {
-    let path = request.path
+    resolve(method: request.method, path: request.path)
+  }
+
+  /// ``resolve(_:)`` from the request's method and path alone.
+  func resolve(method: String, path: String) -> Resolution {
     let decoded = path.utf8.contains(UInt8(ascii: "%")) ? PercentDecoding.decode(path) : nil
     return routes.withLock { table in
       if let script = table.webSocket[path] ?? decoded.flatMap({ table.webSocket[$0] }) {
         return .webSocket(script)
       }
-      if let route = table.http[RouteKey(method: request.method, path: path)]
+      if let route = table.http[RouteKey(method: method, path: path)]
         ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: path)]
       {
         return .http(route)
       }
       if let decoded,
-        let route = table.http[RouteKey(method: request.method, path: decoded)]
+        let route = table.http[RouteKey(method: method, path: decoded)]
           ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: decoded)]
       {
         return .http(route)
@@ -133,6 +137,21 @@ final class ServerState: Sendable {
     var numbered = request
     let (kept, observed) = record(numbering: &numbered)
     return (numbered, kept, observed)
+  }
+
+  /// Numbers and counts the next request, and returns true, when the record would neither keep
+  /// it nor tell an observer: the hot path then never builds its ``RecordedRequest``. Returns
+  /// false, counting nothing, when it is to be recorded through ``record(numbering:)``.
+  func countUnrecorded() -> Bool {
+    log.withLock { log in
+      guard log.observer == nil, !recordsRequests || log.requests.count >= maxRecordedRequests else {
+        return false
+      }
+      log.nextSequence += 1
+      log.counters.requestsReceived += 1
+      if recordsRequests { log.counters.requestsDropped += 1 }
+      return true
+    }
   }
 
   /// ``record(_:)`` numbering `numbered` in place: the request is neither copied in nor out

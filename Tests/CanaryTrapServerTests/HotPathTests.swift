@@ -136,6 +136,50 @@ struct HotPathTests {
     #expect(written.current == [0, 1, 2, 3, 4])
   }
 
+  @Test func unrecordedFixedAnswersAreNumberedAndCountedWithoutARecord() throws {
+    let server = try makeServer { $0.maxRecordedRequests = 2 }
+    defer { server.stop() }
+    server.on(.get, "/", respond: .text("fixed"))
+    let handled = Locked([Int]())
+    server.on(.get, "/handler") { request in
+      handled.withLock { $0.append(request.sequence) }
+      return .text("handled")
+    }
+    let client = try RawClient(port: server.port)
+    for _ in 0..<5 {
+      client.send("GET / HTTP/1.1\r\n\r\n")
+      #expect(client.readResponse()?.hasSuffix("fixed") == true)
+    }
+    // Requests 2–4 took the path that builds no RecordedRequest; the numbering went on through it.
+    client.send("GET /handler HTTP/1.1\r\n\r\n")
+    #expect(client.readResponse()?.hasSuffix("handled") == true)
+    #expect(handled.current == [5])
+    let seen = Locked([Int]())
+    server.observeRecord { event in
+      if case .request(let request) = event { seen.withLock { $0.append(request.sequence) } }
+    }
+    client.send("GET / HTTP/1.1\r\n\r\n")
+    #expect(client.readResponse()?.hasSuffix("fixed") == true)
+    #expect(seen.current == [6])
+    #expect(server.requests.map(\.sequence) == [0, 1])
+    #expect(server.counters.requestsReceived == 7)
+    #expect(server.counters.requestsDropped == 5)
+  }
+
+  @Test func withRecordingOffFixedAnswersAreCountedNotDropped() throws {
+    let server = try makeServer { $0.recordsRequests = false }
+    defer { server.stop() }
+    server.on(.get, "/", respond: .text("fixed"))
+    let client = try RawClient(port: server.port)
+    for _ in 0..<3 {
+      client.send("GET / HTTP/1.1\r\n\r\n")
+      #expect(client.readResponse()?.hasSuffix("fixed") == true)
+    }
+    #expect(server.requests.isEmpty)
+    #expect(server.counters.requestsReceived == 3)
+    #expect(server.counters.requestsDropped == 0)
+  }
+
   @Test func aDelayedAnswerStillWaitsForItsDelay() throws {
     let server = try makeServer()
     defer { server.stop() }
