@@ -388,7 +388,7 @@ final class EventLoop: @unchecked Sendable {
           OutgoingResponse(bytes: ResponseSerializer.continueBytes, readyAt: nil, after: .keepOpen))
       case .request(let parsed):
         connection.lastProgress = loopTime
-        let size = parsed.raw.count
+        let size = parsed.rawBytes.count
         answer(parsed, on: connection)
         if size >= Self.largeRequestBytes { releaseMemoryAfterLargeRequest = true }
       case .failure(let failure):

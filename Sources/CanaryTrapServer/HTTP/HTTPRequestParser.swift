@@ -58,7 +58,7 @@ struct HTTPRequestParser {
 
   /// The request bytes this parser holds (buffered input and the body read so far), for the
   /// server's budget of buffered request bytes.
-  var heldBytes: Int { buffer.count + sizedRequest.count + body.count }
+  var heldBytes: Int { buffer.count - requestStart + sizedRequest.count + body.count }
 
   /// Whether bytes of an unfinished request are buffered.
   var hasPartialRequest: Bool {
@@ -92,6 +92,8 @@ struct HTTPRequestParser {
 
   /// The next event the buffered bytes allow, or nil when more input is needed.
   mutating func next() -> HTTPParserEvent? {
+    // The last request handed out may still view `buffer`: consumed bytes go only now.
+    compact()
     while true {
       switch state {
       case .failed:
@@ -208,15 +210,17 @@ struct HTTPRequestParser {
   }
 
   private mutating func chooseBodyFraming() -> HTTPParserEvent? {
-    guard let headers = head?.headers else { return nil }
+    guard let head else { return nil }
+    let headers = head.headers
+    let fields = head.framingFields
     let wantsContinue =
-      head?.version == "HTTP/1.1" && headers.hasToken("100-continue", in: "Expect")
-    if headers.contains("Transfer-Encoding") {
-      if let failure = Self.checkTransferEncoding(headers, version: head?.version ?? "") {
+      fields.contains(.expect) && head.version == "HTTP/1.1" && headers.hasToken("100-continue", in: "Expect")
+    if fields.contains(.transferEncoding) {
+      if let failure = Self.checkTransferEncoding(headers, version: head.version) {
         return fail(failure.outcome, failure.reason)
       }
       state = .chunkSize
-    } else if headers.contains("Content-Length") {
+    } else if fields.contains(.contentLength) {
       let values = headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
         .map { String($0).trimmingSpaces }
       guard let first = values.first, values.allSatisfy({ $0 == first }), !first.isEmpty,
@@ -344,13 +348,13 @@ struct HTTPRequestParser {
     let request: ParsedRequest
     if sizedRequest.isEmpty {
       request = ParsedRequest(
-        head: head!, body: Data(body), trailers: trailers, raw: Self.data(buffer[requestStart..<cursor]))
+        head: head!, body: Data(body), trailers: trailers, rawBytes: buffer[requestStart..<cursor])
     } else {
-      // raw takes the bytes, the array is freed, then body copies its part: two copies at most.
-      let raw = Data(sizedRequest)
+      // The request takes the array; only the body is copied (and the raw bytes, if recorded).
+      let raw = sizedRequest[...]
       sizedRequest = []
       request = ParsedRequest(
-        head: head!, body: raw.subdata(in: sizedBodyStart..<raw.count), trailers: trailers, raw: raw)
+        head: head!, body: ParsedRequest.data(raw[sizedBodyStart...]), trailers: trailers, rawBytes: raw)
       sizedBodyStart = 0
     }
     head = nil
@@ -359,14 +363,8 @@ struct HTTPRequestParser {
     trailerBytes = 0
     state = .head
     requestStart = cursor
-    compact()
+    // Not compacted here: the request views `buffer` until the next call to `next()`.
     return request
-  }
-
-  /// The bytes as `Data`, copied from memory in one go (the generic initializer from a
-  /// collection allocates once more).
-  private static func data(_ bytes: ArraySlice<UInt8>) -> Data {
-    bytes.withUnsafeBytes { raw in raw.baseAddress.map { Data(bytes: $0, count: raw.count) } ?? Data() }
   }
 
   private mutating func compact() {

@@ -5,12 +5,52 @@ struct ParsedRequestHead: Sendable {
   var method: String
   var target: String
   var version: String
-  var headers: HTTPHeaders
+  let headers: HTTPHeaders
+  /// Which of the fields that decide framing and keep-alive the head has, found in one pass so
+  /// that a head without them is never searched for them again.
+  let framingFields: FramingFields
+
+  init(method: String, target: String, version: String, headers: HTTPHeaders) {
+    self.method = method
+    self.target = target
+    self.version = version
+    self.headers = headers
+    framingFields = FramingFields(headers)
+  }
 
   /// Whether the client asked to keep the connection open after this exchange.
   var wantsKeepAlive: Bool {
-    if version == "HTTP/1.0" { return headers.hasToken("keep-alive", in: "Connection") }
-    return !headers.hasToken("close", in: "Connection")
+    if version == "HTTP/1.0" {
+      return framingFields.contains(.connection) && headers.hasToken("keep-alive", in: "Connection")
+    }
+    return !(framingFields.contains(.connection) && headers.hasToken("close", in: "Connection"))
+  }
+}
+
+/// The header fields of a head that decide how its body is framed and whether the connection
+/// stays open.
+struct FramingFields: OptionSet, Sendable {
+  let rawValue: UInt8
+  static let expect = FramingFields(rawValue: 1)
+  static let transferEncoding = FramingFields(rawValue: 2)
+  static let contentLength = FramingFields(rawValue: 4)
+  static let connection = FramingFields(rawValue: 8)
+
+  init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// The framing fields among `headers` (names compared without case, lengths first).
+  init(_ headers: HTTPHeaders) {
+    var found: FramingFields = []
+    for (name, _) in headers {
+      switch name.utf8.count {
+      case 6 where HTTPHeaders.namesMatch(name, "Expect"): found.insert(.expect)
+      case 10 where HTTPHeaders.namesMatch(name, "Connection"): found.insert(.connection)
+      case 14 where HTTPHeaders.namesMatch(name, "Content-Length"): found.insert(.contentLength)
+      case 17 where HTTPHeaders.namesMatch(name, "Transfer-Encoding"): found.insert(.transferEncoding)
+      default: break
+      }
+    }
+    rawValue = found.rawValue
   }
 }
 
@@ -19,7 +59,17 @@ struct ParsedRequest: Sendable {
   var head: ParsedRequestHead
   var body: Data
   var trailers: HTTPHeaders
-  var raw: Data
+  /// The exact bytes received, as a view of the parser's buffer: copied only when recorded.
+  var rawBytes: ArraySlice<UInt8>
+
+  /// The exact bytes received, copied out.
+  var raw: Data { Self.data(rawBytes) }
+
+  /// The bytes as `Data`, copied from memory in one go (the generic initializer from a
+  /// collection allocates once more).
+  static func data(_ bytes: ArraySlice<UInt8>) -> Data {
+    bytes.withUnsafeBytes { raw in raw.baseAddress.map { Data(bytes: $0, count: raw.count) } ?? Data() }
+  }
 }
 
 /// What the server does about a request it could not take: each answer and then close, or close
