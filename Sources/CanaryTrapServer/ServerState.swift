@@ -39,9 +39,12 @@ final class ServerState: Sendable {
   /// Every route, behind one lock: one lookup per request finds the WebSocket route, the HTTP
   /// route or the fallback.
   private struct RouteTable {
-    var http: [RouteKey: Route] = [:]
-    var webSocket: [String: WebSocketHandler] = [:]
-    var fallback = Route(handler: { _ in .text("no route\n", status: 404) })
+    var http: [RouteKey: Route] = [:] { didSet { lastResolved = nil } }
+    var webSocket: [String: WebSocketHandler] = [:] { didSet { lastResolved = nil } }
+    var fallback = Route(handler: { _ in .text("no route\n", status: 404) }) { didSet { lastResolved = nil } }
+    /// The last method and path resolved and what they resolved to, forgotten when a route
+    /// changes: a client repeating one request is answered without hashing its path again.
+    var lastResolved: (method: String, path: String, resolution: Resolution)?
   }
 
   /// What answers a request: a WebSocket script or an HTTP handler.
@@ -109,24 +112,32 @@ final class ServerState: Sendable {
 
   /// ``resolve(_:)`` from the request's method and path alone.
   func resolve(method: String, path: String) -> Resolution {
-    let decoded = path.utf8.contains(UInt8(ascii: "%")) ? PercentDecoding.decode(path) : nil
-    return routes.withLock { table in
-      if let script = table.webSocket[path] ?? decoded.flatMap({ table.webSocket[$0] }) {
-        return .webSocket(script)
-      }
-      if let route = table.http[RouteKey(method: method, path: path)]
-        ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: path)]
-      {
-        return .http(route)
-      }
-      if let decoded,
-        let route = table.http[RouteKey(method: method, path: decoded)]
-          ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: decoded)]
-      {
-        return .http(route)
-      }
-      return .http(table.fallback)
+    routes.withLock { table in
+      if let last = table.lastResolved, last.method == method, last.path == path { return last.resolution }
+      let resolution = Self.resolve(method: method, path: path, in: table)
+      table.lastResolved = (method, path, resolution)
+      return resolution
     }
+  }
+
+  /// The route table's answer for `method` and `path`.
+  private static func resolve(method: String, path: String, in table: RouteTable) -> Resolution {
+    let decoded = path.utf8.contains(UInt8(ascii: "%")) ? PercentDecoding.decode(path) : nil
+    if let script = table.webSocket[path] ?? decoded.flatMap({ table.webSocket[$0] }) {
+      return .webSocket(script)
+    }
+    if let route = table.http[RouteKey(method: method, path: path)]
+      ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: path)]
+    {
+      return .http(route)
+    }
+    if let decoded,
+      let route = table.http[RouteKey(method: method, path: decoded)]
+        ?? table.http[RouteKey(method: HTTPMethod.any.rawValue, path: decoded)]
+    {
+      return .http(route)
+    }
+    return .http(table.fallback)
   }
 
   /// Numbers `request` in arrival order, keeps it if the record has room (cut to the byte

@@ -180,6 +180,32 @@ struct HotPathTests {
     #expect(server.counters.requestsDropped == 0)
   }
 
+  @Test func aRouteChangedAfterRepeatedRequestsAnswersTheNextOne() throws {
+    let server = try makeServer()
+    defer { server.stop() }
+    let client = try RawClient(port: server.port)
+    func get(_ path: String) -> String? {
+      client.send("GET \(path) HTTP/1.1\r\n\r\n")
+      return client.readResponse()
+    }
+    // Each change comes after the same request was resolved twice (and so remembered); a plain
+    // GET to a WebSocket route is answered 426.
+    #expect(get("/x")?.hasSuffix("no route\n") == true)
+    #expect(get("/x")?.hasSuffix("no route\n") == true)
+    server.on(.get, "/x", respond: .text("first"))
+    #expect(get("/x")?.hasSuffix("first") == true)
+    #expect(get("/x")?.hasSuffix("first") == true)
+    server.on(.get, "/x") { _ in .text("second") }
+    #expect(get("/x")?.hasSuffix("second") == true)
+    #expect(get("/y")?.hasSuffix("no route\n") == true)
+    server.setFallback { _ in .text("fallback", status: 404) }
+    #expect(get("/y")?.hasSuffix("fallback") == true)
+    server.onWebSocket("/x", script: WebSocketScript())
+    let refused = get("/x")
+    #expect(refused?.hasPrefix("HTTP/1.1 426") == true, "\(refused ?? "no answer")")
+    #expect(refused?.contains("Upgrade: websocket\r\n") == true)
+  }
+
   @Test func aDelayedAnswerStillWaitsForItsDelay() throws {
     let server = try makeServer()
     defer { server.stop() }

@@ -348,7 +348,8 @@ struct HTTPRequestParser {
     let request: ParsedRequest
     if sizedRequest.isEmpty {
       request = ParsedRequest(
-        head: head!, body: Data(body), trailers: trailers, rawBytes: buffer[requestStart..<cursor])
+        head: head!, body: body.isEmpty ? Data() : ParsedRequest.data(body[...]), trailers: trailers,
+        rawBytes: buffer[requestStart..<cursor])
     } else {
       // The request takes the array; only the body is copied (and the raw bytes, if recorded).
       let raw = sizedRequest[...]

@@ -156,6 +156,7 @@ enum HTTPStatus {
     case 415: "Unsupported Media Type"
     case 417: "Expectation Failed"
     case 422: "Unprocessable Content"
+    case 426: "Upgrade Required"
     case 429: "Too Many Requests"
     case 431: "Request Header Fields Too Large"
     case 500: "Internal Server Error"
