@@ -349,13 +349,14 @@ struct HTTPRequestParser {
     if sizedRequest.isEmpty {
       request = ParsedRequest(
         head: head!, body: body.isEmpty ? Data() : ParsedRequest.data(body[...]), trailers: trailers,
-        rawBytes: buffer[requestStart..<cursor])
+        rawBytes: .view(buffer[requestStart..<cursor]))
     } else {
-      // The request takes the array; only the body is copied (and the raw bytes, if recorded).
-      let raw = sizedRequest[...]
+      // raw takes the bytes, the array is freed, then body copies its part: two copies at most.
+      let raw = Data(sizedRequest)
       sizedRequest = []
       request = ParsedRequest(
-        head: head!, body: ParsedRequest.data(raw[sizedBodyStart...]), trailers: trailers, rawBytes: raw)
+        head: head!, body: raw.subdata(in: sizedBodyStart..<raw.count), trailers: trailers,
+        rawBytes: .data(raw))
       sizedBodyStart = 0
     }
     head = nil

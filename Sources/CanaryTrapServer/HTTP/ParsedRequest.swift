@@ -59,11 +59,32 @@ struct ParsedRequest: Sendable {
   var head: ParsedRequestHead
   var body: Data
   var trailers: HTTPHeaders
-  /// The exact bytes received, as a view of the parser's buffer: copied only when recorded.
-  var rawBytes: ArraySlice<UInt8>
+  /// The exact bytes received.
+  var rawBytes: RawBytes
 
-  /// The exact bytes received, copied out.
-  var raw: Data { Self.data(rawBytes) }
+  /// Where a request's exact bytes are: a view of the parser's buffer, copied only when the
+  /// request is recorded; or, for a request with a body, the one copy the body was cut from (so a
+  /// large upload is held twice at most, never three times).
+  enum RawBytes: Sendable {
+    case view(ArraySlice<UInt8>)
+    case data(Data)
+
+    /// How many bytes were received.
+    var count: Int {
+      switch self {
+      case .view(let bytes): bytes.count
+      case .data(let data): data.count
+      }
+    }
+  }
+
+  /// The exact bytes received, as `Data` (copied out of the parser's buffer when they are a view).
+  var raw: Data {
+    switch rawBytes {
+    case .view(let bytes): Self.data(bytes)
+    case .data(let data): data
+    }
+  }
 
   /// The bytes as `Data`, copied from memory in one go (the generic initializer from a
   /// collection allocates once more).
