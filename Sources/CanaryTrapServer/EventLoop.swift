@@ -162,12 +162,17 @@ final class EventLoop: @unchecked Sendable {
 
   /// Asks the loop to stop and waits for its thread to end (unless called from that thread).
   func requestStop() {
+    // Only the first call wakes the loop, and it writes before the flag is set, under the lock the
+    // loop reads the flag with: the loop cannot have seen it, left and closed the pipe's read end
+    // (a write then would raise SIGPIPE and kill the process), nor the write end (whose descriptor
+    // number another thread could already have been given).
     let first = stopping.withLock { stopping -> Bool in
-      defer { stopping = true }
-      return !stopping
+      guard !stopping else { return false }
+      var byte: UInt8 = 1
+      _ = write(wake.write, &byte, 1)
+      stopping = true
+      return true
     }
-    var byte: UInt8 = 1
-    _ = write(wake.write, &byte, 1)
     let onLoopThread = threadID.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     if first && !onLoopThread { finished.wait() }
   }
