@@ -150,13 +150,18 @@ struct WebSocketServerTests {
     }
   }
 
-  @Test("conversations kept without their upgrade request stop at maxRecordedRequests, the rest counted")
-  func conversationCountIsBounded() throws {
-    let server = try makeServer {
+  /// A server that keeps WebSocket conversations without their upgrade requests, at most `cap`.
+  private func conversationServer(keeping cap: Int) throws -> LoopbackServer {
+    try makeServer {
       $0.recordsRequests = false
       $0.recordsWebSocketsAlways = true
-      $0.maxRecordedRequests = 2
+      $0.maxRecordedRequests = cap
     }
+  }
+
+  @Test("conversations kept without their upgrade request stop at maxRecordedRequests, the rest counted")
+  func conversationCountIsBounded() throws {
+    let server = try conversationServer(keeping: 2)
     defer { server.stop() }
     try holdThreeConversations(on: server)
     #expect(server.webSockets.map(\.received) == [[.text("conversation 1")], [.text("conversation 2")]])
@@ -167,11 +172,7 @@ struct WebSocketServerTests {
 
   @Test("twin: under the cap every conversation is kept and the record is complete")
   func conversationsUnderTheCapAreKept() throws {
-    let server = try makeServer {
-      $0.recordsRequests = false
-      $0.recordsWebSocketsAlways = true
-      $0.maxRecordedRequests = 3
-    }
+    let server = try conversationServer(keeping: 3)
     defer { server.stop() }
     try holdThreeConversations(on: server)
     #expect(server.webSockets.count == 3)
