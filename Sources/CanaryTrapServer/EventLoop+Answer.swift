@@ -47,13 +47,21 @@ extension EventLoop {
     var outgoing: OutgoingResponse
     switch response.fault {
     case .closeBeforeResponse?:
-      outgoing = OutgoingResponse(bytes: [], readyAt: readyAt, after: .closeAbruptly)
+      var interim: [UInt8] = []
+      if head.version != "HTTP/1.0" {
+        ResponseSerializer.appendInformational(response.informational, to: &interim)
+      }
+      outgoing = OutgoingResponse(bytes: interim, readyAt: readyAt, after: .closeAbruptly)
     case .reset?:
       outgoing = OutgoingResponse(bytes: [], readyAt: readyAt, after: .reset)
     case .closeMidBody?:
       outgoing = OutgoingResponse(
         bytes: ResponseSerializer.truncated(response, method: head.method), readyAt: readyAt,
         after: .closeAbruptly)
+    case .malformedStatusLine?:
+      outgoing = OutgoingResponse(
+        bytes: ResponseSerializer.malformed(response, method: head.method), readyAt: readyAt,
+        after: .closeGracefully)
     case nil:
       let output =
         fixed?.output(method: head.method, version: head.version, keepAlive: keepAlive)

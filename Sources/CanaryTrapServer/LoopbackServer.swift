@@ -101,6 +101,7 @@ public final class LoopbackServer: Sendable {
   private struct Lifecycle {
     var loop: EventLoop?
     var lastPort: UInt16
+    var refusing: RefusingPort?
   }
 
   private let lifecycle: Locked<Lifecycle>
@@ -113,6 +114,7 @@ public final class LoopbackServer: Sendable {
   }
 
   deinit {
+    lifecycle.current.refusing?.close()
     if let running = lifecycle.current.loop {
       FileHandle.standardError.write(
         Data(
@@ -137,10 +139,27 @@ public final class LoopbackServer: Sendable {
   /// Closes the listener and every connection and joins the I/O thread; safe to call twice.
   public func stop() {
     let running = lifecycle.withLock { lifecycle -> EventLoop? in
-      defer { lifecycle.loop = nil }
+      defer {
+        lifecycle.loop = nil
+        lifecycle.refusing?.close()
+        lifecycle.refusing = nil
+      }
       return lifecycle.loop
     }
     running?.requestStop()
+  }
+
+  /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`) for a port on the same host that refuses
+  /// every connection: bound and never listened on, and held until ``stop()`` so that no other
+  /// socket takes it. Each call while it is held returns the same port.
+  public func refusingBaseURL() throws -> URL {
+    let port = try lifecycle.withLock { lifecycle -> UInt16 in
+      if let held = lifecycle.refusing { return held.port }
+      let bound = try RefusingPort(ipv6: configuration.host == .ipv6)
+      lifecycle.refusing = bound
+      return bound.port
+    }
+    return URL(string: "http://\(hostInURL):\(port)")!
   }
 
   /// Whether the server is accepting connections.
@@ -154,9 +173,11 @@ public final class LoopbackServer: Sendable {
 
   /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
   public var baseURL: URL {
-    let host = configuration.host == .ipv6 ? "[::1]" : "127.0.0.1"
-    return URL(string: "http://\(host):\(port)")!
+    URL(string: "http://\(hostInURL):\(port)")!
   }
+
+  /// The loopback host as a URL writes it: `127.0.0.1` or `[::1]`.
+  private var hostInURL: String { configuration.host == .ipv6 ? "[::1]" : "127.0.0.1" }
 
   /// Answers requests with `method` (or ``HTTPMethod/any``) to exactly `path` with `handler`.
   ///

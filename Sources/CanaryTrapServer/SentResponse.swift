@@ -13,8 +13,10 @@ public struct SentResponse: Sendable {
   public var status: Int
   /// The fault injected, if any (a faulted response is never ``fullyWritten``).
   public var fault: ServerResponse.Fault?
-  /// The exact bytes the server meant to send: head and body, or the truncated part for
-  /// ``ServerResponse/Fault/closeMidBody``; empty for the other faults.
+  /// The exact bytes the server meant to send: head and body, the truncated part for
+  /// ``ServerResponse/Fault/closeMidBody``, the broken response for
+  /// ``ServerResponse/Fault/malformedStatusLine``, the informational responses for
+  /// ``ServerResponse/Fault/closeBeforeResponse``; empty for a reset.
   public var bytes: Data {
     get { Data(storage) }
     set { storage = Array(newValue) }

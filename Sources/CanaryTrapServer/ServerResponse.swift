@@ -21,12 +21,16 @@ public struct ServerResponse: Sendable {
 
   /// A way to break the exchange on purpose, to exercise the app's error paths.
   public enum Fault: Sendable, Hashable {
-    /// Close the connection without sending anything.
+    /// Close the connection without sending a final response: only the response's informational
+    /// (`1xx`) responses, if any, go first.
     case closeBeforeResponse
     /// Send the head and half of the body, then close.
     case closeMidBody
     /// Abort the connection with a TCP reset (`SO_LINGER` 0) instead of answering.
     case reset
+    /// Send the whole response with the last digit of its status code replaced by the letter `O`
+    /// (`HTTP/1.1 20O OK`), a status line no HTTP client can parse, then close.
+    case malformedStatusLine
   }
 
   /// The status code, such as 200 or 302.

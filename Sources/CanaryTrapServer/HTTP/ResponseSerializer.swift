@@ -59,6 +59,18 @@ enum ResponseSerializer {
     return Output(bytes: bytes, closeAfter: closeAfter)
   }
 
+  /// The whole of `response` with the last digit of its status code replaced by the letter `O`,
+  /// for the malformed-status-line fault (no informational response goes first); the connection
+  /// closes after it.
+  static func malformed(_ response: ServerResponse, method: String) -> [UInt8] {
+    var final = response
+    final.informational = []
+    var bytes = serialize(final, method: method, version: "HTTP/1.1", keepAlive: false).bytes
+    let lastDigit = "HTTP/1.1 ".utf8.count + String(response.status).utf8.count - 1
+    if bytes.indices.contains(lastDigit) { bytes[lastDigit] = UInt8(ascii: "O") }
+    return bytes
+  }
+
   /// The head and half of the body of `response`, for the close-mid-body fault.
   static func truncated(_ response: ServerResponse, method: String) -> [UInt8] {
     var headers = response.headers
