@@ -108,19 +108,7 @@ final class InspectorURLProtocol: URLProtocol {
   private static func forward(_ request: URLRequest) async throws -> (
     Data, URLResponse, [RedirectRecorder.Hop]
   ) {
-    try await withCheckedThrowingContinuation { continuation in
-      let identifier = Protected<Int>(0)
-      let task = forwardingSession.dataTask(with: request) { data, response, error in
-        let hops = recorder.takeHops(for: identifier.withLock { $0 })
-        if let data, let response {
-          continuation.resume(returning: (data, response, hops))
-        } else {
-          continuation.resume(throwing: error ?? URLError(.badServerResponse))
-        }
-      }
-      identifier.withLock { $0 = task.taskIdentifier }
-      task.resume()
-    }
+    try await RecordedDataTask.load(request, on: forwardingSession, recorder: recorder)
   }
 
   /// Every byte of a request body stream.

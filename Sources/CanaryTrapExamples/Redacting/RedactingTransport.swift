@@ -66,20 +66,7 @@ public final class RedactingTransport: HTTPClientTransport {
 
   /// Sends the request on a data task whose redirects the recorder sees.
   private func load(_ request: URLRequest) async throws -> (Data, URLResponse, [RedirectRecorder.Hop]) {
-    let recorder = self.recorder
-    return try await withCheckedThrowingContinuation { continuation in
-      let box = Protected<Int>(0)
-      let task = session.dataTask(with: request) { data, response, error in
-        let hops = recorder.takeHops(for: box.withLock { $0 })
-        if let data, let response {
-          continuation.resume(returning: (data, response, hops))
-        } else {
-          continuation.resume(throwing: error ?? URLError(.badServerResponse))
-        }
-      }
-      box.withLock { $0 = task.taskIdentifier }
-      task.resume()
-    }
+    try await RecordedDataTask.load(request, on: session, recorder: recorder)
   }
 
   /// `[id] METHOD url headers=[…] body=…`, all redacted.
