@@ -15,6 +15,7 @@ struct DemoSummary {
     case redirect = "redirect Locations"
     case finalURL = "final URLs"
     case webSocket = "WebSocket messages"
+    case failedExchange = "failed exchanges"
     case other = "other"
 
     /// The row of `location`.
@@ -30,6 +31,7 @@ struct DemoSummary {
       case .redirect: self = .redirect
       case .finalURL: self = .finalURL
       case .webSocket: self = .webSocket
+      case .failedExchange: self = .failedExchange
       case .clientHeld, .custom: self = .other
       }
     }

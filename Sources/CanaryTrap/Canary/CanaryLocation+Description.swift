@@ -18,6 +18,7 @@ extension CanaryLocation: CustomStringConvertible, LosslessStringConvertible {
     case .clientHeld(let name): "client.held[\(escape(name))]"
     case .finalURL(let part): "final.url.\(part)"
     case .webSocket(let part): "websocket.\(part)"
+    case .failedExchange(let failure, let location): "failure[\(failure.rawValue)].\(location)"
     case .custom(let text): text
     }
   }

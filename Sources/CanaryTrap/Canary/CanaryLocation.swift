@@ -44,6 +44,10 @@ public enum CanaryLocation: Sendable, Hashable {
   /// request: its query, headers and `Sec-WebSocket-Protocol` are ``requestURL(_:)`` and
   /// ``requestHeader(_:)`` locations), such as `websocket.client[2].binary`.
   case webSocket(WebSocketPart)
+  /// A location of an exchange that fails on purpose (see ``ExchangeFailure``), such as
+  /// `failure[timed-out].request.url.query[token]`: the failure is part of the name, so every
+  /// report says which error path leaked it. Failures do not nest.
+  indirect case failedExchange(ExchangeFailure, CanaryLocation)
   /// A location written by the user or another tool, kept verbatim.
   case custom(String)
 
@@ -128,6 +132,7 @@ public enum CanaryLocation: Sendable, Hashable {
     switch self {
     case .requestURL, .requestHeader, .requestCredential, .requestCookie, .requestBody: true
     case .webSocket(.clientMessage), .webSocket(.clientCloseReason): true
+    case .failedExchange(_, let location): location.isRequestSide
     default: false
     }
   }
@@ -144,5 +149,12 @@ public enum CanaryLocation: Sendable, Hashable {
   /// as ` (set by the response, re-sent as request.cookie[session_id])`; empty for other locations.
   package var resentNote: String {
     resentAs.map { " (set by the response, re-sent as \($0))" } ?? ""
+  }
+
+  /// What messages add after a location of an exchange that failed on purpose, such as
+  /// ` (an exchange where the connection was refused)`; empty for other locations.
+  package var failureNote: String {
+    guard case .failedExchange(let failure, _) = self else { return "" }
+    return " (an exchange where \(failure.summary))"
   }
 }

@@ -34,17 +34,20 @@ extension CanaryTrap {
       let planter = KindPlanter(trap: self, kindName: kind.name, plantedAt: site)
       planted.append((planter, try kind.plant(planter)))
     }
-    // Kinds that set cookies go last, so a session storing them cannot touch other kinds.
+    prepareScanner()
+    // Kinds that set cookies go last, so a session storing them cannot touch other kinds. Kinds
+    // that fail on purpose go alongside both batches: the slowest waits out a timeout, and they
+    // send nothing a cookie store touches.
+    let alongside = planted.indices.filter { kinds[$0].failure != nil && !kinds[$0].setsCookies }
+    async let failed = send(alongside, of: planted, kinds: kinds, through: transport)
     var runs: [(Int, MatrixResult.KindRun)] = []
     for settingCookies in [false, true] {
-      let batch = planted.enumerated().filter { kinds[$0.offset].setsCookies == settingCookies }
-      runs += await withTaskGroup(of: (Int, MatrixResult.KindRun).self) { group in
-        for (index, (planter, requests)) in batch {
-          group.addTask { (index, await self.send(requests, of: planter, through: transport)) }
-        }
-        return await group.reduce(into: []) { $0.append($1) }
+      let batch = planted.indices.filter {
+        kinds[$0].setsCookies == settingCookies && !alongside.contains($0)
       }
+      runs += await send(batch, of: planted, kinds: kinds, through: transport)
     }
+    runs += await failed
     let kindRuns = runs.sorted { $0.0 < $1.0 }.map(\.1)
     let values = Set(kindRuns.flatMap { $0.canaries.map(\.value) })
     let deliveries = proveDelivery().filter { values.contains($0.canary.value) }
@@ -70,10 +73,29 @@ extension CanaryTrap {
     return matrix.attaching(report)
   }
 
-  private func send(_ requests: [URLRequest], of planter: KindPlanter, through transport: Transport) async
-    -> MatrixResult.KindRun
-  {
+  /// Sends the kinds at `indices` of `planted` concurrently, each kind's requests in order.
+  private func send(
+    _ indices: [Int], of planted: [(KindPlanter, [URLRequest])], kinds: [RequestKind],
+    through transport: Transport
+  ) async -> [(Int, MatrixResult.KindRun)] {
+    await withTaskGroup(of: (Int, MatrixResult.KindRun).self) { group in
+      for index in indices {
+        let (planter, requests) = planted[index]
+        let failure = kinds[index].failure
+        group.addTask {
+          (index, await self.send(requests, of: planter, failing: failure, through: transport))
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+  }
+
+  private func send(
+    _ requests: [URLRequest], of planter: KindPlanter, failing failure: ExchangeFailure?,
+    through transport: Transport
+  ) async -> MatrixResult.KindRun {
     var errors: [String] = []
+    var surfaced: [String] = []
     func fail(_ message: String) {
       errors.append(message)
       reportError(message)
@@ -89,14 +111,27 @@ extension CanaryTrap {
       }
       let requestDeadline = ContinuousClock.now + configuration.requestDeadline
       observe(request: request)
-      switch await Deadline.run(
-        until: min(requestDeadline, scopeDeadline), notAfter: scopeDeadline,
-        { try await transport.send(request) })
-      {
+      let until = min(requestDeadline, scopeDeadline)
+      let outcome =
+        failure == .cancelled
+        ? await sendCancellingOnArrival(request, through: transport, until: until, notAfter: scopeDeadline)
+        : await Deadline.run(until: until, notAfter: scopeDeadline) { try await transport.send(request) }
+      switch outcome {
       case .finished(.success(let (data, response))):
         observe(data, response)
+        guard let failure else { continue }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        if failure.acceptedStatuses.contains(status) {
+          surfaced.append("returned \(status)")
+        } else {
+          fail("\(name) \(unsurfacedFailure(failure, status: status))")
+        }
       case .finished(.failure(let error)):
-        fail("\(name) failed: \(error)")
+        if failure != nil {
+          surfaced.append("threw \(Self.label(error))")
+        } else {
+          fail("\(name) failed: \(masked(error))")
+        }
       case .expired:
         let limit =
           requestDeadline <= scopeDeadline
@@ -105,7 +140,9 @@ extension CanaryTrap {
         fail("\(name) did not finish \(limit) and was cancelled; \(serverEvidence(for: request))")
       }
     }
-    return MatrixResult.KindRun(name: planter.kindName, canaries: planter.canaries, errors: errors)
+    return MatrixResult.KindRun(
+      name: planter.kindName, canaries: planter.canaries, errors: errors, failure: failure,
+      surfacedFailures: surfaced)
   }
 
   /// What the scope's server saw of `request`, for a message about a request that never finished:
@@ -118,6 +155,7 @@ extension CanaryTrap {
     guard let answer = server.responses.first(where: { $0.requestSequence == arrived.sequence }) else {
       return "the server received it; no answer to it is on record"
     }
+    if let fault = answer.fault { return "the server received it and broke its answer on purpose (\(fault))" }
     return answer.fullyWritten
       ? "the server received it and wrote its whole \(answer.status) answer"
       : "the server received it and did not finish writing its \(answer.status) answer"

@@ -7,8 +7,14 @@ public struct MatrixResult: Sendable {
     public var name: String
     /// The canaries the kind planted.
     public var canaries: [Canary]
-    /// Requests the transport failed to send, one message each.
+    /// Requests the transport failed to send, one message each (for a kind that fails on
+    /// purpose: requests whose failure never reached the app).
     public var errors: [String]
+    /// How the kind's exchanges fail on purpose, or nil when they succeed.
+    public var failure: ExchangeFailure? = nil
+    /// For a kind that fails on purpose, how each request's failure reached the app, in order,
+    /// such as `threw NSURLErrorDomain -1001` or `returned 503`.
+    public var surfacedFailures: [String] = []
   }
 
   /// One planted location: its canary, whether it arrived, and where it leaked.

@@ -7,7 +7,7 @@ import Foundation
 /// One kind of HTTP exchange the matrix drives through the app's transport: it mints canaries
 /// for the locations it covers, scripts the scope's server, and returns the requests to send.
 ///
-/// The catalog is open: build your own kind with ``init(name:summary:setsCookies:plant:)`` and pass it to
+/// The catalog is open: build your own kind with ``init(name:summary:setsCookies:failure:plant:)`` and pass it to
 /// ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)`` next to (or instead of) ``all``.
 ///
 /// **URL convention (the tracer).** Every request of a kind goes to
@@ -26,17 +26,23 @@ public struct RequestKind: Sendable {
   /// them with, or instead of, the `Cookie` header of other requests to the same host
   /// (FoundationNetworking replaces the app's header and ignores the cookie's `Path`).
   public let setsCookies: Bool
+  /// How the kind's exchanges fail on purpose, or nil when they succeed. The matrix then expects
+  /// every request of the kind to fail that way: the transport must throw, or return one of the
+  /// failure's statuses, and a request that succeeds instead makes the run inconclusive (the
+  /// app's error path never ran). See ``failures``.
+  public let failure: ExchangeFailure?
   /// Mints the kind's canaries, scripts the server and returns the requests, sent in order.
   public let plant: @Sendable (KindPlanter) throws -> [URLRequest]
 
   /// Creates a request kind.
   public init(
-    name: String, summary: String, setsCookies: Bool = false,
+    name: String, summary: String, setsCookies: Bool = false, failure: ExchangeFailure? = nil,
     plant: @escaping @Sendable (KindPlanter) throws -> [URLRequest]
   ) {
     self.name = name
     self.summary = summary
     self.setsCookies = setsCookies
+    self.failure = failure
     self.plant = plant
   }
 }

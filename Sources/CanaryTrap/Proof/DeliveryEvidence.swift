@@ -44,12 +44,15 @@ public struct SentRequest: Sendable, Hashable {
   public var method: String
   /// The request's header fields.
   public var headers: [String: String]
+  /// The request's body, when it was given as bytes (`httpBody`; a body stream is not read).
+  public var body: Data?
 
   /// Captures the parts of `request` that delivery proof reads.
   package init(_ request: URLRequest) {
     url = request.url
     method = request.httpMethod ?? "GET"
     headers = request.allHTTPHeaderFields ?? [:]
+    body = request.httpBody
   }
 }
 

@@ -63,6 +63,10 @@ enum LocationProof {
       return HeldSecretProof.status(of: canary, in: evidence)
     case .webSocket(let part):
       return WebSocketProof.status(of: part, value: value, in: evidence)
+    case .failedExchange(let failure, let location):
+      var inner = canary
+      inner.location = location
+      return FailedExchangeProof.status(of: inner, failure: failure, in: evidence)
     case .custom:
       let anywhere = evidence.received.contains { request in
         request.target.contains(value) || String(decoding: request.body, as: UTF8.self).contains(value)

@@ -10,6 +10,13 @@ struct LocationReader {
   var isAtEnd: Bool { index == scalars.count }
 
   mutating func readLocation() -> CanaryLocation? {
+    if take("failure") {
+      guard let name = readBracketed(), let failure = ExchangeFailure(rawValue: name), take("."),
+        let location = readLocation()
+      else { return nil }
+      if case .failedExchange = location { return nil }
+      return .failedExchange(failure, location)
+    }
     if take("request.url.") { return readURLPart().map(CanaryLocation.requestURL) }
     if take("request.header") {
       guard let name = readBracketed() else { return nil }

@@ -37,7 +37,8 @@ public struct ReportProblem: Sendable, Hashable {
     case .leak(let finding): message = finding.message
     case .undelivered(let delivery):
       message =
-        "canary planted in \(delivery.canary.location) was never delivered (\(delivery.reason ?? "unknown reason")),"
+        "canary planted in \(delivery.canary.location)\(delivery.canary.location.failureNote) was never delivered"
+        + " (\(delivery.reason ?? "unknown reason")),"
         + " so this run cannot show whether it would leak"
     case .silentSource(let source):
       message =
@@ -68,7 +69,7 @@ extension LeakFinding {
   /// A sentence such as `canary planted in request.header[X-Session] leaked into stdout,
   /// base64-encoded, at line 3 col 17: "…excerpt…"`.
   public var message: String {
-    "canary planted in \(canary.location) leaked into \(source), \(encodingPhrase),"
+    "canary planted in \(canary.location)\(canary.location.failureNote) leaked into \(source), \(encodingPhrase),"
       + " at line \(line) col \(column)\(canary.location.resentNote): \"\(excerpt)\""
   }
 

@@ -25,9 +25,7 @@ extension CanaryTrap {
     if let reason = ScopeCoverage(planted: canaries.canaries.count).inconclusiveReason {
       reportError(reason)
     }
-    let tracerCanary = Canary(value: tracer, location: .custom("tracer"))
-    let scanner = LeakScanner(
-      canaries: canaries.canaries + [tracerCanary], options: configuration.scanOptions)
+    let scanner = await scanner()
     let tracerWasSent = server.requests.contains { request in
       request.target.contains(tracer) || request.headers.fields.contains { $0.value.contains(tracer) }
     }

@@ -20,6 +20,8 @@ struct ScopeState {
   var deadline: ContinuousClock.Instant?
   /// Ends the scope's run at its deadline when the test body outlives it; cancelled by ``CanaryTrap/finish()``.
   var deadlineWatch: Task<Void, Never>?
+  /// The scanner being built for the first `count` canaries (see ``CanaryTrap/prepareScanner()``).
+  var preparedScanner: (count: Int, build: Task<LeakScanner, Never>)?
 
   /// Registers `sink` under a fresh window unless this scope already reads that very instance;
   /// returns the registration, or nil for a duplicate.

@@ -14,7 +14,8 @@ enum TestTransports {
     return URLSession(configuration: configuration)
   }
 
-  /// Logs the full request and response (URL, headers, bodies) into `log`: leaks everything.
+  /// Logs the full request, then the response or the error (URL, headers, bodies) into `log`:
+  /// leaks everything.
   static func leaky(_ base: Transport, into log: some LogSink, alsoPrint: Bool = false) -> Transport {
     Transport { request in
       var lines = ["→ \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"]
@@ -22,7 +23,16 @@ enum TestTransports {
         lines.append("  \(name): \(value)")
       }
       if let body = request.httpBody { lines.append("  body: \(String(decoding: body, as: UTF8.self))") }
-      let (data, response) = try await base.send(request)
+      let data: Data
+      let response: URLResponse
+      do {
+        (data, response) = try await base.send(request)
+      } catch {
+        lines.append("✗ \(error)")
+        for line in lines { log.write(line) }
+        if alsoPrint { print(lines.joined(separator: "\n")) }
+        throw error
+      }
       if let http = response as? HTTPURLResponse {
         lines.append("← \(http.statusCode) \(http.url?.absoluteString ?? "")")
         for (name, value) in http.allHeaderFields { lines.append("  \(name): \(value)") }
