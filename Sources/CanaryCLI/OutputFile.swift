@@ -106,7 +106,7 @@ final class OutputFile {
     case .stream(let fd):
       try produce { try self.writeAll($0, to: fd) }
     case .overwrite:
-      let fd = try openInPlace(truncating: true)
+      let fd = try openTruncated()
       defer { close(fd) }
       try produce { try self.writeAll($0, to: fd) }
     case .create, .replace:
@@ -136,7 +136,7 @@ final class OutputFile {
       guard fd >= 0 else { throw Self.failure(requested, ScanPathError.current().description) }
       return fd
     case .replace, .overwrite:
-      return try openInPlace(truncating: true)
+      return try openTruncated()
     }
   }
 
@@ -198,9 +198,9 @@ final class OutputFile {
     guard renamed == 0 else { throw Self.failure(requested, ScanPathError.current().description) }
   }
 
-  private func openInPlace(truncating: Bool) throws -> Int32 {
-    let flags = O_WRONLY | O_CLOEXEC | O_NOCTTY | (truncating ? O_TRUNC : 0)
-    let fd = path.withCString { open($0, flags) }
+  /// Opens the existing file for writing in place, emptied first, as the shell's `>` does.
+  private func openTruncated() throws -> Int32 {
+    let fd = path.withCString { open($0, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY) }
     guard fd >= 0 else { throw Self.failure(requested, ScanPathError.current().description) }
     return fd
   }
