@@ -2,7 +2,7 @@
 # Scans device and simulator logs collected after a UI test run for the canaries that run planted.
 #
 #   CI/scan-device-logs.sh --manifest canaries.json [--format text|json|junit|sarif|html]
-#                          [--output FILE] [--min-fragment N] LOG...
+#                          [--output FILE [--force]] [--min-fragment N] [--max-bytes SIZE] LOG...
 #
 # Each LOG may be a file, a directory (walked recursively), an archive or a compressed log of any
 # name (gzip, zlib, zip, tar, tar.gz, SQLite and -wal, binary plists, nested: `canary scan` opens
@@ -30,7 +30,8 @@ inputs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --manifest) [ $# -ge 2 ] || usage; manifest="$2"; shift 2 ;;
-    --format|--min-fragment) [ $# -ge 2 ] || usage; scan_options+=("$1" "$2"); shift 2 ;;
+    --format|--min-fragment|--max-bytes) [ $# -ge 2 ] || usage; scan_options+=("$1" "$2"); shift 2 ;;
+    --force) scan_options+=(--force); shift ;;
     --output) [ $# -ge 2 ] || usage; output="$2"; shift 2 ;;
     -h|--help) usage ;;
     --) shift; inputs+=("$@"); break ;;

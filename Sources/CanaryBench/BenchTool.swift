@@ -19,7 +19,7 @@ public enum BenchTool {
     discussion: """
       Build and run it in release mode:
         swift build -c release && .build/release/canary-bench scan --size 200
-      Figures and the commands that made them are in BENCHMARKS.md. 'soak' starts the canary \\
+      Figures and the commands that made them are in BENCHMARKS.md. 'soak' starts the canary \
       executable built beside this one.
       """,
     subcommands: benchmarks)

@@ -7,14 +7,14 @@ enum BaselineCommand {
   static let command = CommandSpec(
     name: "baseline", abstract: "Write a baseline of today's leaks so later scans fail only on new ones.",
     discussion: """
-      Scans every PATH for the manifest's canaries (as 'canary scan' does), or reads the JSON reports \\
-      given with --from-report (written by 'canary scan --format json' or by tests into \\
-      CANARY_TRAP_REPORT_DIR), and writes a baseline: one entry per distinct canary location, source \\
-      and encoding chain, each with a reason. Entries hold stable names only, never line numbers; \\
+      Scans every PATH for the manifest's canaries (as 'canary scan' does), or reads the JSON reports \
+      given with --from-report (written by 'canary scan --format json' or by tests into \
+      CANARY_TRAP_REPORT_DIR), and writes a baseline: one entry per distinct canary location, source \
+      and encoding chain, each with a reason. Entries hold stable names only, never line numbers; \
       sources under --root are named relative to it.
 
-      Use it with 'canary scan --baseline FILE' or, in tests, Configuration.knownLeaks = \\
-      LeakBaseline(contentsOf:).knownLeaks. Nothing is written when an input cannot be read or \\
+      Use it with 'canary scan --baseline FILE' or, in tests, Configuration.knownLeaks = \
+      LeakBaseline(contentsOf:).knownLeaks. Nothing is written when an input cannot be read or \
       findings were counted but not listed (raise --max-findings): a baseline must list every leak.
       """,
     options: [
@@ -22,24 +22,21 @@ enum BaselineCommand {
       .value(
         "--from-report", placeholder: "FILE",
         help: "Read the leaks of this JSON report instead of scanning (repeatable).", repeatable: true),
-      .value(
-        "--output", short: "o", placeholder: "FILE",
-        help:
-          "Write the baseline there (refuses to replace a file without --force); default: standard output."),
-      .flag("--force", help: "Replace the --output file if it exists."),
+      OutputOptions.output("the baseline"), OutputOptions.force,
       .value(
         "--reason", placeholder: "TEXT",
         help: "The reason recorded in every entry; edit entries to refine it.",
         defaultValue: "\"known leak when the baseline was written\""),
       ScanBaselineTriage.rootOption,
-      ScanArguments.minFragmentOption, ScanArguments.maxFindingsOption,
+      ScanArguments.minFragmentOption, ScanArguments.maxFindingsOption, ScanArguments.maxBytesOption,
+      OutputOptions.fifoWaitForPaths,
     ],
     arguments: [ScanArguments.pathArgument],
     epilogue: """
       EXIT STATUS:
         0  the baseline was written (whether or not it lists any leak).
-        2  error: bad usage, an unreadable manifest, PATH or report, findings left uncounted, or a
-           baseline that cannot be written. Nothing is written then.
+        2  error: bad usage, an unreadable manifest, PATH or report, a PATH larger than --max-bytes,
+           findings left uncounted, or a baseline that cannot be written. Nothing is written then.
       """,
     run: { parsed, io in execute(parsed, io: io) })
 
@@ -49,15 +46,18 @@ enum BaselineCommand {
     let root = ScanBaselineTriage.root(parsed)
     let reports = parsed.allValues("--from-report")
     let report: LeakReport
+    let output: OutputFile?
     do {
       if !reports.isEmpty {
         guard parsed.positionals.isEmpty, !parsed.flag("--manifest") else {
           throw ScanUsageError(
             description: "give either --from-report FILE or --manifest FILE PATH..., not both")
         }
+        let read = CommandInput.files(reports.map { ScanPath($0) })
+        output = try OutputOptions.open(parsed, inputs: read)
         report = try ReportLeaks.read(reports)
       } else {
-        report = try scan(ScanArguments(parsed), io: io)
+        (report, output) = try scan(parsed, io: io)
       }
       if report.totalFindingCount > report.findings.count {
         throw ScanUsageError(
@@ -72,26 +72,22 @@ enum BaselineCommand {
       accepting: report, reason: parsed.value("--reason") ?? defaultReason,
       sourceName: { ScanBaselineTriage.sourceName($0.source, root: root) })
     do {
-      let data = try baseline.jsonData()
-      if let output = parsed.value("--output") {
-        if FileManager.default.fileExists(atPath: output), !parsed.flag("--force") {
-          throw ScanUsageError(description: "\(output) exists; pass --force to replace it")
-        }
-        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-        CommandRunner.complain(
-          "wrote \(baseline.knownLeaks.count) entries for \(report.findings.count) findings to \(output)",
-          "canary baseline", io)
-      } else {
-        try io.writeOutputData(data)
-      }
+      try OutputOptions.write(try baseline.jsonData(), to: output, io: io)
     } catch {
       return CommandRunner.fail("\(error)", "canary baseline", io)
+    }
+    if let output {
+      CommandRunner.complain(
+        "wrote \(baseline.knownLeaks.count) entries for \(report.findings.count) findings to"
+          + " \(output.requested.displayName)", "canary baseline", io)
     }
     return ExitStatus.success
   }
 
-  /// Scans the PATHs; an input that cannot be read is an error, so no leak is left out.
-  private static func scan(_ arguments: ScanArguments, io: CommandIO) throws -> LeakReport {
+  /// Opens the output, then scans the PATHs; an input that cannot be read, or was read only up to
+  /// --max-bytes, is an error, so no leak is left out.
+  private static func scan(_ parsed: ParsedCommand, io: CommandIO) throws -> (LeakReport, OutputFile?) {
+    let arguments = ScanArguments(parsed)
     let manifest = try arguments.loadManifest()
     guard !manifest.canaries.isEmpty else { throw ManifestError.noCanaries }
     guard !arguments.paths.isEmpty else {
@@ -100,19 +96,25 @@ enum BaselineCommand {
     }
     var walker = ScanInputWalker()
     let inputs = walker.inputs(for: arguments.paths)
+    let read = CommandInput.files([arguments.manifest].compactMap { $0 }) + CommandInput.scanned(inputs)
+    let output = try OutputOptions.open(parsed, inputs: read)
     let scanner = LeakScanner(canaries: manifest.canaries, options: arguments.scanOptions)
-    let run = ScanRun.scan(inputs, with: scanner, io: io)
+    let run = ScanRun.scan(inputs, with: scanner, bounds: arguments.bounds, io: io)
     if let problem = run.problems.first { throw ScanUsageError(description: problem) }
-    return LeakReport(
+    if let cut = run.cut.first {
+      throw ScanUsageError(
+        description:
+          "\(cut): \(ScanRun.cutReason(arguments.bounds.maxBytes)); raise --max-bytes so the baseline"
+          + " can name every leak")
+    }
+    let report = LeakReport(
       title: "canary baseline", canaries: manifest.canaries, findings: run.findings, sources: run.sources)
+    return (report, output)
   }
 }
 
 /// The leaks listed in JSON reports (`canary scan --format json`, or a test's report file).
 enum ReportLeaks {
-  /// The largest report read: 256 MiB.
-  static let maximumSize = 256 << 20
-
   /// One report holding every leak of the files; `leakCount` beyond the listed leaks is kept as a
   /// count of omitted findings so the caller can refuse it.
   static func read(_ paths: [String]) throws -> LeakReport {
@@ -136,18 +138,7 @@ enum ReportLeaks {
   }
 
   private static func readOne(_ path: String) throws -> (findings: [LeakFinding], total: Int) {
-    let url = URL(fileURLWithPath: path)
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-    guard size <= maximumSize else {
-      throw ScanUsageError(description: "report \(path) is over \(maximumSize >> 20) MiB")
-    }
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw ScanUsageError(description: "cannot read report \(path): \(error.localizedDescription)")
-    }
+    let data = try InputDocument.read(path, what: "a report")
     guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let leaks = root["leaks"] as? [[String: Any]]
     else {

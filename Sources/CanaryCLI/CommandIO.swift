@@ -57,6 +57,26 @@ public struct CommandIO: Sendable {
   }()
 }
 
+extension CommandIO {
+  /// These streams with every standard-output write checked: ``writeOutput`` no longer drops a
+  /// failure silently, and the first failure of either write is kept in `failure`.
+  func keepingOutputFailures(in failure: Locked<String?>) -> CommandIO {
+    var checked = self
+    let write = writeOutputData
+    let checkedWrite: @Sendable (Data) throws -> Void = { data in
+      do {
+        try write(data)
+      } catch {
+        failure.withLock { $0 = $0 ?? "\(error)" }
+        throw error
+      }
+    }
+    checked.writeOutputData = checkedWrite
+    checked.writeOutput = { text in try? checkedWrite(Data(text.utf8)) }
+    return checked
+  }
+}
+
 /// The process's arguments after the program name, as the bytes the system passed.
 private func systemArgumentBytes() -> [[UInt8]] {
   (1..<max(1, Int(CommandLine.argc))).map { index in
@@ -104,16 +124,10 @@ enum StandardStreams {
     guard !closedDescriptors.current.contains(descriptor) else {
       throw CommandIOError("cannot write \(name(of: descriptor)): it is closed")
     }
-    try data.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let written = systemWrite(descriptor, raw.baseAddress! + offset, min(raw.count - offset, 1 << 20))
-        if written < 0 {
-          if errno == EINTR || errno == EAGAIN { continue }
-          throw CommandIOError("cannot write \(name(of: descriptor)): \(String(cString: strerror(errno)))")
-        }
-        offset += written
-      }
+    do {
+      try DescriptorWrite.all(data, to: descriptor)
+    } catch {
+      throw CommandIOError("cannot write \(name(of: descriptor)): \(error)")
     }
   }
 
@@ -133,14 +147,6 @@ enum StandardStreams {
     }
     data.count = count
     return data
-  }
-
-  private static func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-      Glibc.write(fd, bytes, count)
-    #else
-      Darwin.write(fd, bytes, count)
-    #endif
   }
 
   private static func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {

@@ -38,8 +38,10 @@ public enum CommandLineTool {
   /// Runs the command with `arguments` (without the program name) and returns the exit status.
   public static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
     if arguments == ["--version"] || arguments == ["version"] {
-      io.writeOutput("canary \(version)\n")
-      return ExitStatus.success
+      return await CommandRunner.checkingOutput("canary", io) { io in
+        io.writeOutput("canary \(version)\n")
+        return ExitStatus.success
+      }
     }
     if let first = arguments.first, first.hasPrefix("-"), !["-h", "--help"].contains(first) {
       return CommandRunner.fail(

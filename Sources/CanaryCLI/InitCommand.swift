@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `canary init`: write a canary suite template into your test folder.
 enum InitCommand {
   static let command = CommandSpec(
@@ -16,7 +22,9 @@ enum InitCommand {
         "--output", short: "o", placeholder: "DIR",
         help: "The test folder to write into (created if missing).",
         defaultValue: "."),
-      .flag("--force", help: "Replace an existing file of the same name."),
+      .flag(
+        "--force",
+        help: "Replace an existing file of the same name (one the shell's > could write; its mode is kept)."),
       .flag("--list", help: "Print every kind and what it plants."),
     ],
     arguments: [
@@ -54,23 +62,31 @@ enum InitCommand {
       force: parsed.flag("--force"), io: io)
   }
 
-  /// Writes the template file and prints where it went.
+  /// Writes the template file through the same checks as every output, and prints where it went.
   private static func write(
     _ source: String, named fileName: String, into directory: String, force: Bool, io: CommandIO
   ) -> Int32 {
-    let folder = URL(fileURLWithPath: directory, isDirectory: true)
-    let file = folder.appendingPathComponent(fileName)
-    if !force, FileManager.default.fileExists(atPath: file.path) {
-      return fail("\(file.path) exists; pass --force to replace it", io: io)
-    }
+    let folder = ScanPath(directory)
+    let file = folder.appending(Array(fileName.utf8))
     do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      try Data(source.utf8).write(to: file, options: .atomic)
+      var info = stat()
+      if folder.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+        throw OutputFile.refusal("--output", folder, "it is not a directory; name the test folder")
+      }
+      do {
+        try FileManager.default.createDirectory(
+          at: URL(fileURLWithPath: directory, isDirectory: true), withIntermediateDirectories: true)
+      } catch {
+        throw ScanUsageError(
+          description: "cannot create \(folder.displayName): \(error.localizedDescription)")
+      }
+      let output = try OutputFile(file, option: "--output", force: force, inputs: [], fifoWait: .zero)
+      try output.write { try $0(Data(source.utf8)) }
     } catch {
-      return fail("cannot write \(file.path): \(error.localizedDescription)", io: io)
+      return fail("\(error)", io: io)
     }
     io.writeOutput(
-      "Wrote \(file.path)\nReplace the code marked `// Replace with your API client` with your app's client.\n"
+      "Wrote \(file.displayName)\nReplace the code marked `// Replace with your API client` with your app's client.\n"
     )
     return ExitStatus.success
   }

@@ -35,14 +35,15 @@ enum KindsCommand {
     guard let source else { return fail("give --openapi FILE or --har FILE", io: io) }
     let imported: ImportedKinds
     do {
-      let data = try Data(contentsOf: URL(fileURLWithPath: source.path))
+      let data = try InputDocument.read(
+        source.path, what: source.kind == "openapi" ? "an OpenAPI document" : "a HAR file")
       imported =
         source.kind == "openapi"
         ? try RequestKind.kinds(fromOpenAPI: data) : try RequestKind.kinds(fromHAR: data)
     } catch let error as KindImportError {
       return fail("\(source.path): \(error)", io: io)
     } catch {
-      return fail("cannot read \(source.path): \(error.localizedDescription)", io: io)
+      return fail("\(error)", io: io)
     }
     io.writeOutput(json ? jsonText(imported) : table(imported))
     if imported.skippedCount > 0 {

@@ -9,11 +9,11 @@ enum ManifestCommand {
   static let command = CommandSpec(
     name: "manifest", abstract: "Mint a manifest of fresh canaries, or check one.",
     discussion: """
-      Mints COUNT fresh canaries of SHAPE at locations PREFIX[1] … PREFIX[COUNT] and writes the \\
-      manifest JSON, for a UI test or a log pipeline to plant and for 'canary scan' and 'canary serve' \\
-      to look for. Every value is random, \\(CanaryManifest.minimumValueLength) to \\
-      \\(CanaryManifest.maximumValueLength) bytes with at least \\(CanaryManifest.minimumDistinctCharacters) \\
-      distinct characters (what every manifest must hold). With --check FILE, reads a manifest and \\
+      Mints COUNT fresh canaries of SHAPE at locations PREFIX[1] … PREFIX[COUNT] and writes the \
+      manifest JSON, for a UI test or a log pipeline to plant and for 'canary scan' and 'canary serve' \
+      to look for. Every value is random, \(CanaryManifest.minimumValueLength) to \
+      \(CanaryManifest.maximumValueLength) bytes with at least \(CanaryManifest.minimumDistinctCharacters) \
+      distinct characters (what every manifest must hold). With --check FILE, reads a manifest and \
       says what is wrong with it, naming line and column for invalid JSON.
       """,
     options: [
@@ -27,11 +27,7 @@ enum ManifestCommand {
         "--location-prefix", short: "l", placeholder: "PREFIX",
         help: "The location names' stem: canaries go to PREFIX[1], PREFIX[2], …", defaultValue: "app.secret",
         check: { $0.isEmpty ? "--location-prefix must not be empty" : nil }),
-      .value(
-        "--output", short: "o", placeholder: "FILE",
-        help:
-          "Write the manifest there (refuses to replace a file without --force); default: standard output."),
-      .flag("--force", help: "Replace the --output file if it exists."),
+      OutputOptions.output("the manifest"), OutputOptions.force, OutputOptions.fifoWait,
       .value("--check", placeholder: "FILE", help: "Check this manifest instead of minting one."),
     ],
     epilogue: """
@@ -59,14 +55,11 @@ enum ManifestCommand {
       var data = try manifest.jsonData()
       data.append(0x0A)
       _ = try CanaryManifest(jsonData: data)
-      if let output = parsed.value("--output") {
-        if FileManager.default.fileExists(atPath: output), !parsed.flag("--force") {
-          throw ScanUsageError(description: "\(output) exists; pass --force to replace it")
-        }
-        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-        CommandRunner.complain("wrote \(count) canaries to \(output)", "canary manifest", io)
-      } else {
-        try io.writeOutputData(data)
+      let output = try OutputOptions.open(parsed, inputs: [])
+      try OutputOptions.write(data, to: output, io: io)
+      if let output {
+        CommandRunner.complain(
+          "wrote \(count) canaries to \(output.requested.displayName)", "canary manifest", io)
       }
     } catch {
       return CommandRunner.fail("\(error)", "canary manifest", io)

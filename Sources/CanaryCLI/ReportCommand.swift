@@ -11,12 +11,9 @@ enum ReportCommand {
       (one run per category). Writes it to FILE, or to standard output.
       """,
     options: [
-      .value(
-        "--output", short: "o", placeholder: "FILE",
-        help: "Where to write the merged log (refuses to replace a file without --force)."),
+      OutputOptions.output("the merged log"), OutputOptions.force, OutputOptions.fifoWait,
       .value(
         "--category", placeholder: "NAME", help: "The code scanning category.", defaultValue: "canarytrap"),
-      .flag("--force", help: "Replace FILE if it exists."),
       .value(
         "--baseline", short: "b", placeholder: "BASELINE",
         help:
@@ -110,40 +107,29 @@ enum ReportCommand {
   }
 
   static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
+    let name = "canary report merge"
     let directory = parsed.positionals[0]
-    let output = parsed.value("--output")
     let category = parsed.value("--category") ?? "canarytrap"
-    let force = parsed.flag("--force")
     guard !category.isEmpty, !category.contains("/") else {
-      io.writeError("canary report merge: --category '\(category)' must be non-empty without '/'\n")
-      return ExitStatus.usage
+      return CommandRunner.fail("--category '\(category)' must be non-empty without '/'", name, io)
     }
-    guard let entries = baseline(parsed, command: "canary report merge", io: io) else {
+    guard let entries = baseline(parsed, command: name, io: io) else {
       return ExitStatus.usage
     }
     let data: Data
+    let output: OutputFile?
     do {
+      let reports = try SARIFMerge.reportFiles(in: URL(fileURLWithPath: directory))
+      let read = CommandInput.files(
+        reports.map { ScanPath($0.path) } + [parsed.path("--baseline")].compactMap { $0 })
+      output = try OutputOptions.open(parsed, inputs: read)
       data = try SARIFMerge.merge(
         directory: URL(fileURLWithPath: directory), category: category, baseline: entries)
+      try OutputOptions.write(data + Data("\n".utf8), to: output, io: io)
     } catch {
-      io.writeError("canary report merge: \(error)\n")
-      return ExitStatus.usage
+      return CommandRunner.fail("\(error)", name, io)
     }
-    guard let output else {
-      io.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
-      return ExitStatus.success
-    }
-    if FileManager.default.fileExists(atPath: output), !force {
-      io.writeError("canary report merge: \(output) exists; pass --force to replace it\n")
-      return ExitStatus.usage
-    }
-    do {
-      try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-    } catch {
-      io.writeError("canary report merge: cannot write \(output): \(error.localizedDescription)\n")
-      return ExitStatus.usage
-    }
-    io.writeOutput("wrote \(output)\n")
+    if let output { CommandRunner.complain("wrote \(output.requested.displayName)", name, io) }
     return ExitStatus.success
   }
 }

@@ -16,6 +16,9 @@ struct ScanArguments {
   var minFragment: Int?
   /// `nil` keeps the default (``ScanOptions/defaultMaxFindingsPerCanary``).
   var maxFindings: Int?
+  /// How far one input is read.
+  var bounds = ScanRun.Bounds(
+    maxBytes: byteCount(defaultMaxBytes)!, fifoWait: .seconds(OutputOptions.defaultFIFOWait))
   var paths: [ScanPath] = []
 
   /// The most findings `--max-findings` may keep per canary and source.
@@ -32,12 +35,35 @@ struct ScanArguments {
     "--format", short: "f", placeholder: "FORMAT", help: "The report format.", defaultValue: "text",
     choices: ReportFormat.allCases.map(\.rawValue))
 
-  static let outputOption = CommandOption.value(
-    "--output", short: "o", placeholder: "FILE",
+  static let outputOption = OutputOptions.output("the report")
+
+  /// The default of `--max-bytes`: what all the containers of one source may expand to
+  /// (``ContainerLimits/maxExpandedBytes``, 32 GiB), so no input is read further plain than packed.
+  static let defaultMaxBytes = "\(ContainerLimits().maxExpandedBytes >> 30)G"
+
+  static let maxBytesOption = CommandOption.value(
+    "--max-bytes", placeholder: "SIZE",
     help:
-      "Write the report there instead of standard output. A regular file is replaced only once the report"
-      + " is complete, keeping its mode; a device or FIFO (/dev/null) is written in place; a directory,"
-      + " or a file that is also a PATH, is refused.")
+      "The most bytes read from one PATH (a file, a FIFO, a device such as /dev/zero, or standard input;"
+      + " an archive has its own limits). One that holds more is scanned that far and the scan is"
+      + " inconclusive (exit 3), never clean. A number of bytes, or with K, M, G or T (powers of 1024).",
+    defaultValue: defaultMaxBytes,
+    check: { byteCount($0) == nil ? "--max-bytes needs a size such as 512M or 16G, not '\($0)'" : nil })
+
+  /// `512`, `64K`, `512M`, `16G`, `1T` as bytes (powers of 1024), or `nil`; at least 1.
+  static func byteCount(_ text: String) -> Int? {
+    let units: [Character: Int] = ["K": 10, "M": 20, "G": 30, "T": 40]
+    var digits = Substring(text)
+    var shift = 0
+    if let last = digits.last, let unit = units[Character(last.uppercased())] {
+      shift = unit
+      digits = digits.dropLast()
+    }
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits), number > 0,
+      number <= Int.max >> shift
+    else { return nil }
+    return number << shift
+  }
 
   static let minFragmentOption = CommandOption.value(
     "--min-fragment", placeholder: "N",
@@ -74,6 +100,8 @@ struct ScanArguments {
     output = parsed.path("--output")
     minFragment = parsed.integer("--min-fragment")
     maxFindings = parsed.integer("--max-findings")
+    if let size = parsed.value("--max-bytes").flatMap(Self.byteCount) { bounds.maxBytes = size }
+    bounds.fifoWait = OutputOptions.fifoWaitDuration(parsed)
     paths = parsed.positionalPaths
   }
 

@@ -17,7 +17,9 @@ enum ScanCommand {
       """,
     options: [
       ScanArguments.manifestOption, ScanArguments.formatOption, ScanArguments.outputOption,
-      ScanArguments.minFragmentOption, ScanArguments.maxFindingsOption,
+      OutputOptions.force,
+      ScanArguments.minFragmentOption, ScanArguments.maxFindingsOption, ScanArguments.maxBytesOption,
+      OutputOptions.fifoWaitForPaths,
       .value(
         "--baseline", short: "b", placeholder: "FILE",
         help:
@@ -32,10 +34,11 @@ enum ScanCommand {
         1  at least one canary found that no baseline accepts (even if another PATH could not be
            read), or with --fail-on-stale a stale baseline entry.
         2  error: bad usage, a manifest or baseline that is unreadable, invalid or without
-           entries, a PATH that cannot be read, or a report that cannot be written (one line on
-           standard error).
+           entries, a PATH that cannot be read (a FIFO without a writer within --fifo-wait), or a
+           report that cannot be written (one line on standard error).
         3  inconclusive: no leak, but nothing was looked at in some PATH (a 0-byte file, empty
-           standard input, a directory holding only empty files).
+           standard input, a directory holding only empty files), or a PATH held more than
+           --max-bytes and was scanned only that far.
       """,
     run: { parsed, io in await execute(parsed, io: io) })
 
@@ -65,16 +68,16 @@ enum ScanCommand {
     }
     var walker = ScanInputWalker()
     let inputs = walker.inputs(for: parsed.paths)
-    let output: ScanOutput?
+    let output: OutputFile?
     do {
-      output = try parsed.output.map { try ScanOutput($0) }
-      if let output { try ScanRun.refuseOverwriting(inputs, with: output) }
+      let read = CommandInput.files([parsed.manifest, command.path("--baseline")].compactMap { $0 })
+      output = try OutputOptions.open(command, inputs: read + CommandInput.scanned(inputs))
     } catch {
       complain("\(error)", io)
       return ExitStatus.usage
     }
     let scanner = LeakScanner(canaries: manifest.canaries, options: parsed.scanOptions)
-    let run = ScanRun.scan(inputs, with: scanner, io: io)
+    let run = ScanRun.scan(inputs, with: scanner, bounds: parsed.bounds, io: io)
     var report = LeakReport(
       title: "canary scan", canaries: manifest.canaries, findings: run.findings, sources: run.sources)
     var triage: ScanBaselineTriage?
@@ -90,6 +93,9 @@ enum ScanCommand {
       return ExitStatus.usage
     }
     for reason in run.problems { complain(reason, io) }
+    for name in run.cut {
+      complain("\(name): \(ScanRun.cutReason(parsed.bounds.maxBytes)); the scan is inconclusive", io)
+    }
     let status = exitStatus(for: report, unreadable: !run.problems.isEmpty)
     guard let triage else { return status }
     for line in triage.messages { complain(line, io) }

@@ -6,7 +6,7 @@ import Foundation
 enum ScanReportWriter {
   /// Renders `report` in `format` and writes it to `output`, or to standard output when `nil`,
   /// as a stream: each piece (about 64 KiB, or one finding) is written as soon as it is rendered.
-  static func write(_ report: LeakReport, as format: ReportFormat, to output: ScanOutput?, io: CommandIO)
+  static func write(_ report: LeakReport, as format: ReportFormat, to output: OutputFile?, io: CommandIO)
     throws
   {
     let produce: ((Data) throws -> Void) throws -> Void = { emit in

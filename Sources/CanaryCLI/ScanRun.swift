@@ -13,36 +13,34 @@ struct ScanRun {
   var sources: [ScannedSource] = []
   /// One-line reasons for inputs that could not be read; each makes the exit status 2.
   var problems: [String] = []
+  /// The sources that held more than ``Bounds/maxBytes``: each was scanned only that far, so it
+  /// is silent (the run inconclusive).
+  var cut: [String] = []
+
+  /// How far one input is read.
+  struct Bounds {
+    /// The most bytes read from one input outside containers (which have their own limits).
+    var maxBytes: Int
+    /// How long a FIFO input waits for its writer.
+    var fifoWait: Duration
+  }
 
   /// Why a source with nothing in it proves nothing.
   static let emptyReason = "0 bytes: nothing was looked at"
 
-  /// Throws when `output` is one of `inputs` (or standard input), so the report never
-  /// overwrites what it describes.
-  static func refuseOverwriting(_ inputs: [ScanInputWalker.Input], with output: ScanOutput) throws {
-    guard let target = output.identity else { return }
-    for input in inputs {
-      switch input {
-      case .file(let path, let identity, _) where identity == target:
-        throw ScanOutput.refusal(output.path, "it is also an input (\(path.displayName))")
-      case .standardInput where FileIdentity(descriptor: 0) == target:
-        throw ScanOutput.refusal(output.path, "it is also standard input")
-      default: continue
-      }
-    }
-  }
-
   /// Scans every input; a directory whose files were all empty makes its sources silent.
-  static func scan(_ inputs: [ScanInputWalker.Input], with scanner: LeakScanner, io: CommandIO) -> ScanRun {
+  static func scan(
+    _ inputs: [ScanInputWalker.Input], with scanner: LeakScanner, bounds: Bounds, io: CommandIO
+  ) -> ScanRun {
     var run = ScanRun()
     var directoryBytes: [ScanPath: Int] = [:]
     var directoryOf: [Int: ScanPath] = [:]
     for input in inputs {
       switch input {
       case .standardInput:
-        run.add(scanStandardInput(with: scanner, io: io), explicit: true)
+        run.add(scanStandardInput(with: scanner, bounds: bounds, io: io), explicit: true)
       case .file(let path, _, let directory):
-        let source = run.add(scanFile(path, with: scanner), explicit: directory == nil)
+        let source = run.add(scanFile(path, with: scanner, bounds: bounds), explicit: directory == nil)
         if let directory, case .heard = source.status {
           directoryBytes[directory, default: 0] += source.bytes
           directoryOf[run.sources.count - 1] = directory
@@ -74,6 +72,9 @@ struct ScanRun {
       }
       findings += found
       sources.append(source)
+      if case .silent(let reason) = source.status, reason.hasPrefix(Self.cutPrefix) {
+        cut.append(source.name)
+      }
       // A container cut short, corrupt or over a limit keeps what was found before the damage,
       // and fails the run like any unreadable input.
       if case .failed(let reason) = source.status { problems.append("cannot read \(source.name): \(reason)") }
@@ -86,15 +87,36 @@ struct ScanRun {
     }
   }
 
+  /// The start of the reason a source cut at ``Bounds/maxBytes`` is silent.
+  static let cutPrefix = "stopped after"
+
+  /// Why a source cut at `maxBytes` proves nothing about the rest.
+  static func cutReason(_ maxBytes: Int) -> String {
+    "\(cutPrefix) \(maxBytes) bytes (--max-bytes): the rest was not looked at"
+  }
+
   /// Streams standard input through the scanner, opening it when it is a container (a gzip or
-  /// tar piped in); a read error is a failure, not the end.
-  private static func scanStandardInput(with scanner: LeakScanner, io: CommandIO)
+  /// tar piped in), at most `bounds.maxBytes` of it; a read error is a failure, not the end.
+  private static func scanStandardInput(with scanner: LeakScanner, bounds: Bounds, io: CommandIO)
     -> Result<(findings: [LeakFinding], source: ScannedSource), ScanInputError>
   {
     var readError: (any Error)?
-    let result = scanner.scanStream(name: "-") {
+    var delivered = 0
+    var cut = false
+    var result = scanner.scanStream(name: "-") {
       do {
-        return try io.readInput()
+        guard delivered < bounds.maxBytes else {
+          // Past the limit: one more read tells a stream that ends there from one that goes on.
+          if !cut, !(try io.readInput()).isEmpty { cut = true }
+          return Data()
+        }
+        var chunk = try io.readInput()
+        if chunk.count > bounds.maxBytes - delivered {
+          chunk = chunk.prefix(bounds.maxBytes - delivered)
+          cut = true
+        }
+        delivered += chunk.count
+        return chunk
       } catch {
         readError = error
         throw error
@@ -103,17 +125,23 @@ struct ScanRun {
     if let readError {
       return .failure(ScanInputError(name: "-", reason: "\(readError)", message: "\(readError)"))
     }
+    // A container cut short by the limit fails as truncated; the limit is the reason.
+    if cut { result.source.status = .silent(reason: cutReason(bounds.maxBytes)) }
     return .success(result)
   }
 
-  /// Opens `path` once and streams it through the scanner.
-  private static func scanFile(_ path: ScanPath, with scanner: LeakScanner)
+  /// Opens `path` once (a FIFO waits a bounded time for its writer) and streams it through the
+  /// scanner, at most `bounds.maxBytes` of it unless it is a container.
+  private static func scanFile(_ path: ScanPath, with scanner: LeakScanner, bounds: Bounds)
     -> Result<(findings: [LeakFinding], source: ScannedSource), ScanInputError>
   {
     let name = path.displayName
-    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-    guard fd >= 0 else {
-      return .failure(ScanInputError(name: name, reason: ScanPathError.current().description))
+    let fd: Int32
+    do throws(BoundedOpen.Failure) {
+      fd = try BoundedOpen.forReading(path.bytes, wait: bounds.fifoWait)
+    } catch {
+      return .failure(
+        ScanInputError(name: name, reason: "\(error)" + BoundedOpen.hint(error, other: "writer")))
     }
     defer { close(fd) }
     var info = stat()
@@ -124,9 +152,10 @@ struct ScanRun {
       return .success(contained)
     }
     do {
-      let result = try scanner.scanDescriptor(fd, source: name, path: name)
-      return .success(
-        (result.findings, ScannedSource(name: name, bytes: result.bytes, omittedFindings: result.omitted)))
+      let result = try scanner.scanDescriptor(fd, source: name, path: name, limit: bounds.maxBytes)
+      var source = ScannedSource(name: name, bytes: result.bytes, omittedFindings: result.omitted)
+      if result.cut { source.status = .silent(reason: cutReason(bounds.maxBytes)) }
+      return .success((result.findings, source))
     } catch let error as ScanError {
       guard case .unreadable(_, let reason) = error else {
         return .failure(ScanInputError(name: name, reason: "\(error)"))

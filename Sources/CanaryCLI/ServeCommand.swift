@@ -31,7 +31,12 @@ enum ServeCommand {
         range: 0...65535),
       .value(
         "--record", placeholder: "FILE",
-        help: "Where to stream the record; default: standard output, after the base URL."),
+        help:
+          "Stream the record there instead of standard output (where it follows the base URL); it is"
+          + " checked and its first line written before anything is served. An existing file is"
+          + " truncated only with --force; a device or FIFO is written in place; a directory, the"
+          + " manifest, or a file the shell's > could not write is refused."),
+      OutputOptions.force, OutputOptions.fifoWait,
     ],
     epilogue: """
       The base URL is printed on the first line of standard output once the server listens. The \
@@ -74,21 +79,21 @@ enum ServeCommand {
   static func execute(_ parsed: ParsedCommand, io: CommandIO, until stop: @Sendable () async -> Void) async
     -> Int32
   {
-    guard let manifestPath = parsed.value("--manifest") else {
+    guard let manifestPath = parsed.path("--manifest") else {
       return CommandRunner.fail("--manifest FILE is required", "canary serve", io)
     }
-    let options = Options(
-      manifest: URL(fileURLWithPath: manifestPath), port: UInt16(parsed.integer("--port") ?? 0),
-      record: parsed.value("--record").map { URL(fileURLWithPath: $0) })
+    let port = UInt16(parsed.integer("--port") ?? 0)
     let manifest: CanaryManifest
+    let recordFile: OutputFile?
     do {
-      manifest = try CanaryManifest(contentsOf: options.manifest)
+      manifest = try CanaryManifest(contentsOfPath: manifestPath.bytes)
+      recordFile = try OutputOptions.open(
+        parsed, option: "--record", inputs: CommandInput.files([manifestPath]))
     } catch {
-      io.writeError("canary serve: \(error)\n")
-      return ExitStatus.usage
+      return CommandRunner.fail("\(error)", "canary serve", io)
     }
     var configuration = LoopbackServer.Configuration()
-    configuration.port = options.port
+    configuration.port = port
     // The record is streamed; the server keeps only a bounded list of malformed requests.
     configuration.recordsRequests = false
     configuration.maxRecordedRequests = 1000
@@ -102,23 +107,30 @@ enum ServeCommand {
     do {
       try server.start()
     } catch {
-      io.writeError("canary serve: cannot listen on 127.0.0.1:\(options.port): \(error)\n")
-      return ExitStatus.usage
+      return CommandRunner.fail("cannot listen on 127.0.0.1:\(port): \(error)", "canary serve", io)
     }
     let baseURL = server.baseURL
     let record: ServeRecord
     do {
-      record = try ServeRecord(
-        writingTo: options.record, io: io, baseURL: baseURL, canaries: manifest.canaries)
+      let destination: ServeRecord.Destination =
+        try recordFile.map { .file(try $0.openStream(), name: $0.requested.displayName) } ?? .output(io)
+      record = try ServeRecord(writingTo: destination, baseURL: baseURL, canaries: manifest.canaries)
     } catch {
       server.stop()
-      io.writeError("canary serve: \(error)\n")
-      return ExitStatus.usage
+      return CommandRunner.fail("\(error)", "canary serve", io)
     }
     server.observeRecord { record.observe($0) }
     server.setFallback { request in script.response(forPath: request.path, baseURL: baseURL) }
     server.onWebSocket(ServeScript.webSocketEntry) { request in script.webSocketScript(for: request) }
-    io.writeOutput("\(baseURL.absoluteString)\n")
+    do {
+      // The first line of standard output, once requests are recorded; one that cannot be written
+      // stops the command now rather than serving a caller that cannot learn where.
+      try io.writeOutputData(Data("\(baseURL.absoluteString)\n".utf8))
+    } catch {
+      server.stop()
+      _ = record.finish(counters: server.counters)
+      return CommandRunner.fail("\(error)", "canary serve", io)
+    }
     await stop()
     server.stop()
     record.recordWebSockets(server.webSockets)
@@ -133,12 +145,6 @@ enum ServeCommand {
       return ExitStatus.usage
     }
     return ExitStatus.success
-  }
-
-  struct Options {
-    var manifest: URL
-    var port: UInt16 = 0
-    var record: URL?
   }
 
   /// A bad command line, described in one line.

@@ -25,8 +25,8 @@ final class ServeRecord: @unchecked Sendable {
 
   /// Where the lines go.
   enum Destination {
-    /// A file descriptor this record owns and closes.
-    case file(Int32)
+    /// A file descriptor this record owns and closes, and the file's name for messages.
+    case file(Int32, name: String)
     /// The command's standard output.
     case output(CommandIO)
   }
@@ -59,19 +59,11 @@ final class ServeRecord: @unchecked Sendable {
   private let state: Locked<State>
   private let dates: ISO8601DateFormatter
 
-  /// Opens `url` for writing (replacing a regular file, truncating it) or, when nil, writes to
-  /// standard output; throws when the file cannot be opened.
-  init(writingTo url: URL?, io: CommandIO, baseURL: URL, canaries: [Canary]) throws {
-    if let url {
-      let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-      guard fd >= 0 else {
-        throw ServeCommand.UsageError(
-          description: "cannot open the record \(url.path): \(String(cString: strerror(errno)))")
-      }
-      destination = .file(fd)
-    } else {
-      destination = .output(io)
-    }
+  /// Writes to `destination`; with a file, the first line is written at once, so a record that
+  /// cannot be written (`/dev/full`) fails here, before anything is served. Standard output gets
+  /// it after the base URL.
+  init(writingTo destination: Destination, baseURL: URL, canaries: [Canary]) throws {
+    self.destination = destination
     requestCanaryValues = canaries.filter(\.location.isRequestSide).map(\.value)
     dates = ISO8601DateFormatter()
     dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -87,7 +79,15 @@ final class ServeRecord: @unchecked Sendable {
     var start = ServeRecordLine()
     start.add("type", "start")
     start.add("baseURL", baseURL.absoluteString)
-    append(start.line)
+    guard case .file = destination else {
+      append(start.line)
+      return
+    }
+    append(start.line, force: true)
+    if let error = state.withLock({ $0.writeError }) {
+      if case .file(let fd, _) = destination { close(fd) }
+      throw ServeCommand.UsageError(description: error)
+    }
   }
 
   /// Takes one event from the server (on its I/O thread).
@@ -264,7 +264,7 @@ final class ServeRecord: @unchecked Sendable {
     line.add("requestCanaries", json: Self.sightings(requestSide))
     line.add("responseCanaries", json: Self.sightings(responseSide))
     append(line.line, force: true)
-    if case .file(let fd) = destination { close(fd) }
+    if case .file(let fd, _) = destination { close(fd) }
     if let error = state.withLock({ $0.writeError }) {
       return .failure(ServeCommand.UsageError(description: error))
     }
@@ -306,23 +306,24 @@ final class ServeRecord: @unchecked Sendable {
       return state.buffer
     }
     guard let ready else { return }
+    let failure: String?
     switch destination {
-    case .output(let io): io.writeOutput(ready)
-    case .file(let fd):
-      var bytes = Array(ready.utf8)
-      var offset = 0
-      while offset < bytes.count {
-        let count = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else {
-          let reason = String(cString: strerror(errno))
-          state.withLock { $0.writeError = $0.writeError ?? "cannot write the record: \(reason)" }
-          return
-        }
-        offset += count
+    case .output(let io):
+      do {
+        try io.writeOutputData(Data(ready.utf8))
+        failure = nil
+      } catch {
+        failure = "cannot write the record: \(error)"
       }
-      bytes.removeAll()
+    case .file(let fd, let name):
+      do {
+        try DescriptorWrite.all(Data(ready.utf8), to: fd)
+        failure = nil
+      } catch {
+        failure = "cannot write the record \(name): \(error)"
+      }
     }
+    if let failure { state.withLock { $0.writeError = $0.writeError ?? failure } }
   }
 
   /// Whether `needle` occurs in `haystack`, as bytes: memchr for its first byte, then memcmp (a

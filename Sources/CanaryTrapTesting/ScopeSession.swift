@@ -100,7 +100,7 @@ final class ReportedScopes: Sendable {
     }
     guard isFirst else { return nil }
     return ScopeOutcome(
-      await trap.finish(), knownLeaks: knownLeaks, baseline: trap.configuration.knownLeaks,
+      await trap.finish(), knownLeaks: knownLeaks, baseline: trap.configuration.usableKnownLeaks,
       excludingError: thrown)
   }
 }

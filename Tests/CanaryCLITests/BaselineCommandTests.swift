@@ -156,8 +156,9 @@ import Testing
     let workspace = try ScanWorkspace()
     defer { workspace.remove() }
     let file = workspace.path("baseline.json")
-    try LeakBaseline(knownLeaks: [KnownLeak(source: "stdout", reason: "r")]).jsonData().write(
-      to: URL(fileURLWithPath: file))
+    try LeakBaseline(knownLeaks: [KnownLeak(location: .custom("a"), source: "stdout", reason: "r")])
+      .jsonData().write(
+        to: URL(fileURLWithPath: file))
     let reports = try reportFolder(workspace, entries: nil)
     let result = await run(["report", "stale", reports, "-b", file])
     #expect(result.status == ExitStatus.usage)
@@ -178,7 +179,13 @@ import Testing
       ),
       (#"{"version": 2, "knownLeaks": []}"#, "has version 2"),
       (#"{"version": 1}"#, "needs \"knownLeaks\""),
-      (#"{"version": 1, "knownLeaks": [{"location": "a"}]}"#, "knownLeaks[0] needs a \"reason\""),
+      (
+        #"{"version": 1, "knownLeaks": [{"location": "a"}]}"#, "knownLeaks[0] lacks \"source\" and \"reason\""
+      ),
+      (
+        #"{"version": 1, "knownLeaks": [{"location": "a", "source": "s", "reason": "r"}, {"source": "s", "reason": "r"}]}"#,
+        "knownLeaks[1] lacks \"location\""
+      ),
       (#"{"version": 1, "knownLeaks": [{"reason": "everything"}]}"#, "would accept every leak"),
       (#"{"version": 1, "knownLeaks": [{"loaction": "a", "reason": "r"}]}"#, "unknown field \"loaction\""),
       (#"{"version": 1, "knownLeaks": [{"location": 3, "reason": "r"}]}"#, "knownLeaks[0].location must be"),
@@ -199,8 +206,56 @@ import Testing
     #expect(missing.error.contains("No such file or directory"))
   }
 
+  /// An entry without a location accepts every canary leaking into its source, and one without a
+  /// source accepts its canary leaking anywhere: both are refused, naming the entry and the field.
+  @Test func anEntryMissingItsLocationOrSourceIsRefused() async throws {
+    let workspace = try ScanWorkspace(canaries: [ScanWorkspace.canary, ScanWorkspace.other])
+    defer { workspace.remove() }
+    let log = try workspace.write("app.log", Self.leakLine + Self.otherLine)
+    let location = ScanWorkspace.canary.location.description
+    let cases: [(String, [String])] = [
+      (
+        #"{"source": "app.log", "reason": "the logger"}"#,
+        [
+          #"knownLeaks[0] lacks "location": every entry names the canary's "location", the "source" it"#
+            + #" leaked into and a "reason" (without a location it would accept every canary leaking into"#
+            + #" "app.log")"#
+        ]
+      ),
+      (
+        #"{"location": "\#(location)", "reason": "the logger"}"#,
+        [
+          #"knownLeaks[0] lacks "source": "#,
+          "(without a source it would accept the canary at \(location) leaking into any sink)",
+        ]
+      ),
+    ]
+    for (entry, fragments) in cases {
+      let path = try workspace.write("partial.json", #"{"version": 1, "knownLeaks": [\#(entry)]}"#)
+      for command in [
+        ["scan", "-m", workspace.manifest, "--baseline", path, log],
+        ["report", "stale", workspace.root.path, "-b", path],
+      ] {
+        let result = await run(command)
+        #expect(result.status == ExitStatus.usage, "\(command[0]) \(entry)")
+        #expect(result.error.contains("baseline \(path) \(fragments[0])"), "\(result.error)")
+        for fragment in fragments { #expect(result.error.contains(fragment), "\(result.error)") }
+      }
+    }
+    // Twin: the entry naming both accepts its one leak, and the other canary's leak still fails.
+    let full = try workspace.write(
+      "full.json",
+      #"{"version": 1, "knownLeaks": [{"location": "\#(location)", "source": "app.log", "reason": "r"}]}"#)
+    let result = await run([
+      "scan", "-m", workspace.manifest, "--baseline", full, "--root", workspace.root.path, "-f", "json", log,
+    ])
+    #expect(result.status == ExitStatus.leaks, "\(result.error)")
+    #expect(result.error.contains("1 finding baselined by 1 of 1 entries; 1 new"), "\(result.error)")
+    #expect(result.output.contains(ScanWorkspace.other.value))
+  }
+
   @Test func baselineEntriesAreBounded() throws {
-    let entry = #"{"location":"a","reason":"r"}"#
+    let entry = #"{"location":"a","source":"s","reason":"r"}"#
     let over = LeakBaseline.maximumEntries + 1
     let text =
       #"{"version":1,"knownLeaks":["# + Array(repeating: entry, count: over).joined(separator: ",") + "]}"

@@ -50,6 +50,35 @@ import Testing
     }
   }
 
+  /// Text a help must never show: a Swift interpolation left literal (`\(` in a raw string),
+  /// or a line continuation escaped into a literal backslash before a space or a line break.
+  static func sourceEscapes(in help: String) -> [String] {
+    help.split(separator: "\n").map(String.init).filter { line in
+      line.contains("\\(") || line.hasSuffix("\\") || line.contains("\\ ")
+    }
+  }
+
+  @Test func noHelpShowsASourceCodeEscape() async throws {
+    #expect(Self.sourceEscapes(in: "at least \\(CanaryManifest.minimumValueLength) bytes").count == 1)
+    #expect(Self.sourceEscapes(in: "reports \\\nwritten").count == 1)
+    #expect(Self.sourceEscapes(in: "bytes as \\xHH and backslash as \\\\.").isEmpty)
+    for words in [[]] + Self.allCommands().map(\.words) {
+      let captured = CapturedIO()
+      #expect(await CommandLineTool.run(words + ["--help"], io: captured.io) == ExitStatus.success)
+      let bad = Self.sourceEscapes(in: captured.standardOutput)
+      #expect(bad.isEmpty, "canary \(words.joined(separator: " ")) --help shows: \(bad)")
+    }
+    let canary = try #require(
+      CanaryExecutableLookup.shared.url, "\(CanaryExecutableLookup.shared.explanation)")
+    let bench = canary.deletingLastPathComponent().appendingPathComponent("canary-bench")
+    for words in [[], ["scan"], ["scan-gzip"], ["serve"], ["soak"], ["matrix"], ["load"]] {
+      let result = try Self.run(bench, words + ["--help"])
+      #expect(result.status == 0, "canary-bench \(words) --help: \(result.error)")
+      let bad = Self.sourceEscapes(in: result.output)
+      #expect(bad.isEmpty, "canary-bench \(words.joined(separator: " ")) --help shows: \(bad)")
+    }
+  }
+
   @Test func everyShortNameIsUniqueWithinACommand() {
     for (name, _, spec) in Self.allCommands() {
       let shorts = spec.documentedOptions.compactMap(\.short)

@@ -25,8 +25,8 @@ import Testing
     return thread
   }
 
-  /// Runs `body` and waits at most `seconds`; on a timeout, opens the FIFO for writing (and
-  /// closes it) so a blocked reader ends, and returns `nil`. The clock runs on its own thread,
+  /// Runs `body` and waits at most `seconds`; on a timeout, opens the FIFO for writing and for
+  /// reading (and closes it) so a blocked reader or writer ends, and returns `nil`. The clock runs on its own thread,
   /// so a blocked cooperative thread cannot stop it.
   static func bounded<T: Sendable>(
     seconds: Double, fifo: String, _ body: @escaping @Sendable () async -> T
@@ -50,8 +50,10 @@ import Testing
         }
         if finish(nil) {
           for _ in 0..<3 {
-            let fd = open(fifo, O_WRONLY | O_NONBLOCK)
-            if fd >= 0 { close(fd) }
+            for mode in [O_WRONLY, O_RDONLY] {
+              let fd = open(fifo, mode | O_NONBLOCK)
+              if fd >= 0 { close(fd) }
+            }
             usleep(100_000)
           }
         }

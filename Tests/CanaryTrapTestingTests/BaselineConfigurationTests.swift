@@ -13,18 +13,21 @@ import Testing
 @Suite struct BaselineConfigurationTests {
   private static let kinds: [RequestKind] = [.getQuery, .postJSON]
 
-  /// Runs the leaky matrix under a configuration holding `baseline`; returns every issue's text.
-  private func issues(baseline: String) async throws -> [String] {
+  /// Runs the leaky matrix under a configuration holding `knownLeaks`; returns every issue's text
+  /// and the scope's report.
+  private func run(knownLeaks: [KnownLeak]) async throws -> (issues: [String], report: LeakReport) {
     var configuration = AdapterScenario.quiet
-    configuration.knownLeaks = try LeakBaseline(jsonData: Data(baseline.utf8)).knownLeaks
+    configuration.knownLeaks = knownLeaks
     let recorded = Locked([String]())
+    let trap = Locked<CanaryTrap?>(nil)
     try await withKnownIssue(isIntermittent: true) {
-      _ = try await withCanaryTrap(configuration: configuration) { trap in
-        let log = trap.memoryLog()
+      _ = try await withCanaryTrap(configuration: configuration) { scope in
+        trap.withLock { $0 = scope }
+        let log = scope.memoryLog()
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = 10
         let base = Transport.urlSession(URLSession(configuration: sessionConfiguration))
-        try await trap.runMatrix(
+        try await scope.runMatrix(
           through: Transport { request in
             log.write(
               "→ \(request.url?.absoluteString ?? "") \(String(decoding: request.httpBody ?? Data(), as: UTF8.self))"
@@ -36,27 +39,55 @@ import Testing
       recorded.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
       return true
     }
-    return recorded.current
+    // Finishing again returns the report the scope was judged by.
+    let report = try #require(await trap.current?.finish())
+    return (recorded.current, report)
   }
 
-  @Test("a baseline accepting the log's leaks: nothing is an issue, even its entry that did not occur")
+  /// A baseline file's entries, read back as tests read them.
+  private func read(_ baseline: LeakBaseline) throws -> [KnownLeak] {
+    try LeakBaseline(jsonData: try baseline.jsonData()).knownLeaks
+  }
+
+  @Test("a baseline written from one run accepts the next run's leaks, even with an entry that did not occur")
   func baselinedLeaksAreKnown() async throws {
-    let issues = try await issues(
-      baseline: #"""
-        {"version": 1, "knownLeaks": [
-          {"source": "memory-log", "reason": "the request logger prints URLs and bodies"},
-          {"location": "request.header[X-Never]", "source": "stdout", "reason": "not part of this scope"}
-        ]}
-        """#)
-    #expect(issues == [], "\(issues)")
+    // Each run mints fresh canaries: the baseline names locations and sources, never values.
+    let first = try await run(knownLeaks: [])
+    #expect(first.issues.count > 5)
+    var baseline = LeakBaseline(accepting: first.report, reason: "the request logger prints URLs and bodies")
+    baseline.knownLeaks.append(
+      KnownLeak(location: .requestHeader("X-Never"), source: "stdout", reason: "not part of this scope"))
+    let second = try await run(knownLeaks: try read(baseline))
+    #expect(second.issues == [], "\(second.issues)")
   }
 
-  @Test("twin: a baseline for another sink leaves every leak an issue")
+  @Test("twin: a baseline naming the same locations in another sink leaves every leak an issue")
   func otherLeaksStayIssues() async throws {
-    let issues = try await issues(
-      baseline: #"{"version": 1, "knownLeaks": [{"source": "stdout", "reason": "elsewhere"}]}"#)
-    #expect(issues.count > 5)
-    #expect(issues.allSatisfy { $0.contains("leaked into memory-log") }, "\(issues)")
+    let first = try await run(knownLeaks: [])
+    let elsewhere = LeakBaseline(accepting: first.report, reason: "elsewhere", sourceName: { _ in "stdout" })
+    let second = try await run(knownLeaks: try read(elsewhere))
+    #expect(second.issues.count > 5)
+    #expect(second.issues.allSatisfy { $0.contains("leaked into memory-log") }, "\(second.issues)")
+  }
+
+  @Test("an entry without a location or a source accepts nothing and makes the scope say why")
+  func partialEntriesAreErrors() async throws {
+    let result = try await run(knownLeaks: [
+      .into("memory-log"), KnownLeak(location: .custom("a.b"), reason: "r"),
+    ])
+    #expect(
+      result.issues.contains {
+        $0.contains(
+          #"Configuration.knownLeaks[0] (anything in memory-log) is not used: without a location it would"#
+            + #" accept every canary leaking into "memory-log""#)
+      }, "\(result.issues)")
+    #expect(
+      result.issues.contains {
+        $0.contains("Configuration.knownLeaks[1] (a.b in any source) is not used: without a source it would")
+      }, "\(result.issues)")
+    #expect(result.issues.filter { $0.contains("leaked into memory-log") }.count > 5, "\(result.issues)")
+    #expect(result.report.verdict != .clean)
+    #expect(result.report.baseline == nil)
   }
 
   @Test("an encoding in the entry narrows it: a raw-only entry leaves the percent-encoded leaks")

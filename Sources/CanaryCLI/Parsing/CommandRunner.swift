@@ -1,7 +1,12 @@
+import CanaryTrap
+import Foundation
+
 /// Runs a command line through a tree of ``CommandSpec``s: picks the subcommand, parses its
 /// options, prints generated help, and reports every mistake in one error style.
 package enum CommandRunner {
   /// Runs `arguments` (after `commandName`'s own words) against `spec`; returns the exit status.
+  /// Every standard-output write is checked: a command whose output could not be written (a
+  /// full disk, a closed pipe) exits 2 and says so, whatever it would have returned.
   package static func run(_ spec: CommandSpec, _ arguments: [String], commandName: String, io: CommandIO)
     async -> Int32
   {
@@ -10,20 +15,42 @@ package enum CommandRunner {
         return await run(child, Array(arguments.dropFirst()), commandName: "\(commandName) \(first)", io: io)
       }
       if spec.run == nil, spec.passthrough == nil {
-        guard let first = arguments.first else {
-          io.writeOutput(HelpFormatter.help(for: spec, commandName: commandName))
-          return ExitStatus.usage
+        return await checkingOutput(commandName, io) { io in
+          guard let first = arguments.first else {
+            io.writeOutput(HelpFormatter.help(for: spec, commandName: commandName))
+            return ExitStatus.usage
+          }
+          if first == "-h" || first == "--help" {
+            io.writeOutput(HelpFormatter.help(for: spec, commandName: commandName))
+            return ExitStatus.success
+          }
+          if first == "help" {
+            return help(spec, path: Array(arguments.dropFirst()), commandName: commandName, io: io)
+          }
+          return fail(unknownSubcommandMessage(first, of: spec, commandName: commandName), commandName, io)
         }
-        if first == "-h" || first == "--help" {
-          io.writeOutput(HelpFormatter.help(for: spec, commandName: commandName))
-          return ExitStatus.success
-        }
-        if first == "help" {
-          return help(spec, path: Array(arguments.dropFirst()), commandName: commandName, io: io)
-        }
-        return fail(unknownSubcommandMessage(first, of: spec, commandName: commandName), commandName, io)
       }
     }
+    return await checkingOutput(commandName, io) { io in
+      await runLeaf(spec, arguments, commandName: commandName, io: io)
+    }
+  }
+
+  /// Runs `body` with `io`'s standard-output failures kept; the first one, if the command did not
+  /// already fail with exit status 2, is reported and makes the status 2.
+  package static func checkingOutput(
+    _ commandName: String, _ io: CommandIO, _ body: (CommandIO) async -> Int32
+  ) async -> Int32 {
+    let failure = Locked<String?>(nil)
+    let status = await body(io.keepingOutputFailures(in: failure))
+    guard let reason = failure.current, status != ExitStatus.usage else { return status }
+    return fail(reason, commandName, io)
+  }
+
+  /// Parses and runs a command that has no subcommand named by `arguments`.
+  private static func runLeaf(_ spec: CommandSpec, _ arguments: [String], commandName: String, io: CommandIO)
+    async -> Int32
+  {
     if let passthrough = spec.passthrough { return await passthrough(arguments, io) }
     let outcome: OptionParser.Outcome
     do {

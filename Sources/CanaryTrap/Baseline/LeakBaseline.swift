@@ -8,8 +8,10 @@ import Foundation
 ///   "knownLeaks": [ { "location": "request.url.query[token]", "source": "file:app.log",
 ///                     "encoding": "percent", "reason": "legacy logger, fixed by #123" } ] }
 /// ```
-/// Each entry names its leak by stable names only (location, source, encoding) and says why it is
-/// accepted. `canary baseline` writes one; `canary scan --baseline` and
+/// Each entry names its leak by stable names only and says why it is accepted: the canary's
+/// location, the source it leaked into and a reason are required (an entry without a location or a
+/// source would accept new leaks too); the encoding is optional and narrows the entry to one
+/// encoding chain. `canary baseline` writes one; `canary scan --baseline` and
 /// ``CanaryTrap/Configuration/knownLeaks`` read one.
 public struct LeakBaseline: Sendable, Hashable {
   /// The baseline format this library writes and reads.
@@ -120,17 +122,33 @@ public struct LeakBaseline: Sendable, Hashable {
       }
       text[key] = string
     }
-    guard text["reason"] != nil else {
-      throw BaselineError(reason: "knownLeaks[\(index)] needs a \"reason\" saying why the leak is accepted")
-    }
-    guard text["location"] != nil || text["source"] != nil else {
-      throw BaselineError(
-        reason: "knownLeaks[\(index)] names neither a location nor a source, so it would accept every leak")
-    }
-    return KnownLeak(
+    let leak = KnownLeak(
       location: text["location"].map { CanaryLocation($0) }, source: text["source"],
       encoding: text["encoding"],
       reason: text["reason"])
+    let missing = ["location", "source", "reason"].filter { text[$0] == nil }
+    guard missing.isEmpty else {
+      let fields = missing.map { "\"\($0)\"" }.joined(separator: " and ")
+      throw BaselineError(
+        reason:
+          "knownLeaks[\(index)] lacks \(fields): every entry names the canary's \"location\", the"
+          + " \"source\" it leaked into and a \"reason\" (\(entryProblem(leak) ?? "say why the leak is accepted"))"
+      )
+    }
+    return leak
+  }
+
+  /// What an entry that does not name both a canary's location and a source would wrongly
+  /// accept, or `nil` for an entry that names both. Such an entry is refused in a file and
+  /// reported as an error in ``CanaryTrap/Configuration/knownLeaks``.
+  package static func entryProblem(_ leak: KnownLeak) -> String? {
+    switch (leak.location, leak.source) {
+    case (nil, nil): "it would accept every leak"
+    case (nil, let source?): "without a location it would accept every canary leaking into \"\(source)\""
+    case (let location?, nil):
+      "without a source it would accept the canary at \(location) leaking into any sink"
+    case (_?, _?): nil
+    }
   }
 
   /// The baseline as pretty-printed JSON with sorted keys, ending in a newline.

@@ -4,18 +4,25 @@
   import Darwin
 #endif
 
-/// Reads a manifest's bytes with POSIX calls, so each failure says what is actually wrong, and
-/// stops at ``maximumSize`` so a device such as `/dev/zero` cannot exhaust memory.
-enum ManifestFile {
+/// Reads a manifest's bytes (or another small JSON file's) with POSIX calls, so each failure says
+/// what is actually wrong; it stops at a maximum size so a device such as `/dev/zero` cannot
+/// exhaust memory, and a FIFO waits at most ``BoundedOpen/defaultWait`` for its writer.
+package enum ManifestFile {
   /// The largest manifest read: 16 MiB.
-  static let maximumSize = 16 << 20
+  package static let maximumSize = 16 << 20
 
-  /// The bytes of the file at `path` (pipes and FIFOs included), or a ``ManifestError``.
-  static func read(path: [UInt8], name: String) throws -> [UInt8] {
-    let fd = (path + [0]).withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+  /// The bytes of the file at `path` (pipes and FIFOs included), at most `maximumSize` of them
+  /// (`what` names the kind of file in the refusal), or a ``ManifestError``.
+  package static func read(
+    path: [UInt8], name: String, maximumSize: Int = maximumSize,
+    what: String = "a manifest is a small JSON file"
+  ) throws -> [UInt8] {
+    let fd: Int32
+    do throws(BoundedOpen.Failure) {
+      fd = try BoundedOpen.forReading(path, wait: BoundedOpen.defaultWait)
+    } catch {
+      throw ManifestError.unreadable(path: name, reason: error.description)
     }
-    guard fd >= 0 else { throw ManifestError.unreadable(path: name, reason: errorText()) }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw ManifestError.unreadable(path: name, reason: errorText()) }
@@ -33,7 +40,7 @@ enum ManifestFile {
       if got == 0 { return bytes }
       guard bytes.count + got <= maximumSize else {
         throw ManifestError.unreadable(
-          path: name, reason: "it holds more than \(maximumSize >> 20) MiB; a manifest is a small JSON file")
+          path: name, reason: "it holds more than \(maximumSize >> 20) MiB; \(what)")
       }
       bytes += chunk[..<got]
     }

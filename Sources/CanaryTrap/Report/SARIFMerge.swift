@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Merges the per-test SARIF files a CI run writes into one log with one run, as GitHub code
 /// scanning requires (it rejects more than one run per category).
 package enum SARIFMerge {
@@ -55,8 +61,11 @@ package enum SARIFMerge {
         \.properties.baselineEntry))
   }
 
-  /// Every `*.sarif` file directly in `directory`, sorted by name, decoded.
-  static func readLogs(directory: URL) throws -> [SARIFLog] {
+  /// The largest report one merge reads: 256 MiB.
+  package static let maxFileBytes = 256 << 20
+
+  /// Every `*.sarif` file directly in `directory`, sorted by name: what a merge or a check reads.
+  package static func reportFiles(in directory: URL) throws -> [URL] {
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -71,9 +80,22 @@ package enum SARIFMerge {
       throw Failure(
         description: "\(directory.path) holds \(names.count) .sarif files; the limit is \(maxFiles)")
     }
+    return names.map { directory.appendingPathComponent($0) }
+  }
+
+  /// Every `*.sarif` file directly in `directory`, sorted by name, decoded; each must be a
+  /// regular file (a FIFO or device would block or never end) of at most ``maxFileBytes``.
+  static func readLogs(directory: URL) throws -> [SARIFLog] {
     var logs: [SARIFLog] = []
-    for name in names {
-      let url = directory.appendingPathComponent(name)
+    for url in try reportFiles(in: directory) {
+      let name = url.lastPathComponent
+      var info = stat()
+      guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        throw Failure(description: "\(name) is not a regular file; a report folder holds report files only")
+      }
+      guard Int(info.st_size) <= maxFileBytes else {
+        throw Failure(description: "\(name) is over \(maxFileBytes >> 20) MiB; it is not a report")
+      }
       do {
         logs.append(try JSONDecoder().decode(SARIFLog.self, from: Data(contentsOf: url)))
       } catch {

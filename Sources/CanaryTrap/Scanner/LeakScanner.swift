@@ -100,14 +100,36 @@ public final class LeakScanner: Sendable {
   package func scanDescriptor(_ fd: Int32, from offset: UInt64 = 0, source: String, path: String) throws -> (
     findings: [LeakFinding], bytes: Int, omitted: [OmittedFindings]
   ) {
+    let result = try scanDescriptor(fd, from: offset, source: source, path: path, limit: .max)
+    return (result.findings, result.bytes, result.omitted)
+  }
+
+  /// Scans at most `limit` bytes of an open descriptor (after counting the lines of its first
+  /// `offset` bytes); `cut` says that more bytes followed, unread (an endless device such as
+  /// `/dev/zero`, or a file larger than the limit).
+  package func scanDescriptor(_ fd: Int32, from offset: UInt64 = 0, source: String, path: String, limit: Int)
+    throws -> (findings: [LeakFinding], bytes: Int, omitted: [OmittedFindings], cut: Bool)
+  {
     let start = try FileReader.countLines(of: fd, upTo: Int(offset), path: path)
     let stream = ScanStream(
       matcher: matcher, canaries: canaries, source: source, options: options, chunkSize: chunkSize,
       startingAt: start)
-    while try stream.fill({ try FileReader.readSome(fd, into: $0, count: $1, path: path) }) > 0 {}
+    var remaining = max(0, limit)
+    while remaining > 0 {
+      let got = try stream.fill {
+        try FileReader.readSome(fd, into: $0, count: min($1, remaining), path: path)
+      }
+      guard got > 0 else { break }
+      remaining -= got
+    }
+    var cut = false
+    if remaining == 0 {
+      var probe: UInt8 = 0
+      cut = try FileReader.readSome(fd, into: &probe, count: 1, path: path) > 0
+    }
     let bytes = stream.bytesScanned
     let findings = stream.finish()
-    return (findings, bytes, stream.omittedFindings)
+    return (findings, bytes, stream.omittedFindings, cut)
   }
 
   private func scanCounted(_ data: Data, source: String) -> (

@@ -23,8 +23,12 @@ extension CanaryTrap {
     public var scopeDeadline: Duration
     /// Leaks every scope of this configuration accepts, typically read from a baseline file with
     /// ``LeakBaseline/init(contentsOf:)``: the test adapters summarise matching findings as known
-    /// issues instead of failing, and fail on every other leak.
+    /// issues instead of failing, and fail on every other leak. Each entry must name a location and
+    /// a source; one that does not accepts nothing and makes every scope inconclusive, saying why.
     public var knownLeaks: [KnownLeak] = []
+
+    /// The entries of ``knownLeaks`` that name both a location and a source: the only ones used.
+    package var usableKnownLeaks: [KnownLeak] { knownLeaks.filter { LeakBaseline.entryProblem($0) == nil } }
 
     /// Creates a configuration; the report directory defaults to `CANARY_TRAP_REPORT_DIR`.
     public init(

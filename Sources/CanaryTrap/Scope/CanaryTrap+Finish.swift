@@ -73,6 +73,13 @@ extension CanaryTrap {
           + "bytes not kept; see LoopbackServer.Configuration.maxRecordedRequests and maxRecordedBytes), "
           + "so delivery proof may have missed evidence")
     }
+    for (index, entry) in configuration.knownLeaks.enumerated() {
+      if let problem = LeakBaseline.entryProblem(entry) {
+        reportError(
+          "Configuration.knownLeaks[\(index)] (\(entry)) is not used: \(problem); name both a location and"
+            + " a source")
+      }
+    }
     let sites = plantingSites
     for index in findings.indices { findings[index].plantedAt = sites[findings[index].canary.value] }
     let errors = state.withLock { $0.errors }
@@ -80,9 +87,9 @@ extension CanaryTrap {
       title: title, canaries: canaries.canaries, findings: findings, sources: sources,
       deliveries: deliveries, errors: errors, sourceLocation: sourceLocation)
     report.run = ReportRun.endingNow(startedAt: createdAt)
-    if !configuration.knownLeaks.isEmpty {
+    if !configuration.usableKnownLeaks.isEmpty {
       // One scope cannot call an entry stale: another test of the run may match it.
-      report.baseline = BaselineUse(report, knownLeaks: configuration.knownLeaks, coversWholeRun: false)
+      report.baseline = BaselineUse(report, knownLeaks: configuration.usableKnownLeaks, coversWholeRun: false)
     }
     writeReportIfAsked(report)
     return report

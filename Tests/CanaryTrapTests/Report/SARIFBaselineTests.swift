@@ -132,7 +132,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     var configuration = CanaryTrap.Configuration(captureStandardStreams: false, reportDirectory: directory)
     let accepted = KnownLeak(location: .custom("app.token"), source: "memory-log", reason: "ticket 7")
-    let elsewhere = KnownLeak(location: .custom("app.other"), reason: "another test leaks it")
+    let elsewhere = KnownLeak(
+      location: .custom("app.other"), source: "stdout", reason: "another test leaks it")
     configuration.knownLeaks = [accepted, elsewhere]
     let trap = CanaryTrap(title: "scope baseline", configuration: configuration)
     try await trap.start()
