@@ -15,6 +15,8 @@ struct ScopeState {
   var returned: [ObservedResponse] = []
   var errors: [String] = []
   var pendingBegins: [Task<Void, Never>] = []
+  /// What kinds put outside the scope and take back when it finishes (see ``CanaryTrap/whenFinishing(_:)``).
+  var finishingActions: [@Sendable () -> Void] = []
   var finishing: Task<LeakReport, Never>?
   /// When the scope's deadline passes, set by ``CanaryTrap/start()``.
   var deadline: ContinuousClock.Instant?
