@@ -155,26 +155,3 @@ enum IssueDestination: Sendable {
     }
   }
 }
-
-extension LeakReport {
-  /// The messages test adapters record, one per problem: every problem but a thrown error the
-  /// test framework already records itself.
-  ///
-  /// At most ``maxIssueMessages`` are returned: past that, the last says how many more the report holds.
-  func issueMessages(excludingError thrown: String? = nil) -> [IssueMessage] {
-    let messages = problems.compactMap { problem -> IssueMessage? in
-      if case .error(let text) = problem.kind, text == thrown { return nil }
-      return IssueMessage(problem.message, plantedAt: problem.plantedAt)
-    }
-    guard messages.count > Self.maxIssueMessages else { return messages }
-    let kept = Self.maxIssueMessages - 1
-    return Array(messages.prefix(kept))
-      + [
-        IssueMessage(
-          "and \(messages.count - kept) more problems of this run: see its report (CANARY_TRAP_REPORT_DIR)")
-      ]
-  }
-
-  /// The most issues one report records, so a leaky component does not drown the test log.
-  static let maxIssueMessages = 100
-}

@@ -22,6 +22,7 @@
       withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
       expected: Bool
     ) {
+      rememberRecordedFailure(description)
       failures.append(Failure(description: description, file: filePath, line: lineNumber))
     }
 
@@ -65,6 +66,12 @@
       expectedLine = #line + 1
       try await trap.runMatrix(
         through: AdapterScenario.loggingTransport(into: memoryLog()), kinds: [.authHeaders])
+    }
+
+    func stoppedRunScenario() async throws {
+      try await trap.runMatrix(
+        through: AdapterScenario.loggingTransport(into: memoryLog()),
+        kinds: [.getQuery, StopCauseTests.refusingKind])
     }
 
     func withCanaryTrapScenario() async throws {
@@ -126,6 +133,18 @@
         XCTAssertEqual(failure.file, thisFile)
         XCTAssertTrue(failure.description.hasPrefix("canary planted in request."), failure.description)
       }
+    }
+
+    func testAStoppedRunFailsWithItsCauseFirstOnceThenOneSummary() {
+      let scenario = ScenarioCase.run("stoppedRunScenario", ScenarioCase.stoppedRunScenario)
+      XCTAssertEqual(
+        scenario.failures.map(\.description),
+        [
+          #"threw error "\#(StopCauseTests.plantingFailure)""#,
+          "the run stopped before it could be judged because of the error the test threw, which left 2 canaries"
+            + " never delivered (request.url.query[session], request.url.query[email]) and 1 sink that heard"
+            + " nothing (memory-log): see its report (CANARY_TRAP_REPORT_DIR) for each",
+        ])
     }
 
     func testWithCanaryTrapFailsAtThePlantingLineOnceTheObserverRuns() {

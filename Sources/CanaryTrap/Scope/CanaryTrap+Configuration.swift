@@ -25,6 +25,9 @@ extension CanaryTrap {
     /// ``LeakBaseline/init(contentsOf:)``: the test adapters summarise matching findings as known
     /// issues instead of failing, and fail on every other leak.
     public var knownLeaks: [KnownLeak] = []
+    /// The configuration of the scope's loopback server (the package's tests give a port in use
+    /// to make a scope that cannot start).
+    package var server = LoopbackServer.Configuration()
 
     /// Creates a configuration; the report directory defaults to `CANARY_TRAP_REPORT_DIR`.
     public init(

@@ -95,6 +95,7 @@ extension CanaryTrap {
       title: title, canaries: canaries.canaries, findings: findings, sources: sources,
       deliveries: deliveries, errors: errors, sourceLocation: sourceLocation)
     report.run = ReportRun.endingNow(startedAt: createdAt)
+    report.stopCause = stopCause
     if !configuration.knownLeaks.isEmpty {
       // One scope cannot call an entry stale: another test of the run may match it.
       report.baseline = BaselineUse(report, knownLeaks: configuration.knownLeaks, coversWholeRun: false)
