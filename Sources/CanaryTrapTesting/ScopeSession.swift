@@ -35,11 +35,8 @@ struct ScopeSession: Sendable {
     -> ScopeOutcome?
   {
     let thrownIsCause = thrown.map(trap.isStopCause) ?? false
-    var thrownText: String? = nil
-    if let thrown, !thrownIsCause {
-      thrownText = "the test threw \(thrown)"
-      trap.reportError("the test threw \(thrown)")
-    }
+    let thrownText = thrownIsCause ? nil : thrown.map { "the test threw \($0)" }
+    if let thrownText { trap.reportError(thrownText) }
     return await ReportedScopes.shared.finishOnce(
       trap, knownLeaks: knownLeaks, excludingError: frameworkRecordsThrown ? thrownText : nil,
       causeIsRecordedElsewhere: causeIsRecorded || (thrownIsCause && frameworkRecordsThrown))
