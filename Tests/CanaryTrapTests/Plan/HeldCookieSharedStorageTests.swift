@@ -26,6 +26,14 @@ struct HeldCookieSharedStorageTests {
     }
   }
 
+  /// The cookies in `storage` that hold the held canary of `report`, whatever their host.
+  private static func cookies(in storage: HTTPCookieStorage, holdingTheHeldCanaryOf report: LeakReport)
+    -> [HTTPCookie]
+  {
+    let held = report.canaries.filter { $0.location == .clientHeld("other-host-cookie") }.map(\.value)
+    return (storage.cookies ?? []).filter { held.contains($0.value) }
+  }
+
   @Test("scopes planting held cookies in HTTPCookieStorage.shared at the same time all run clean")
   func parallelScopesOnTheSharedStorage() async throws {
     let storage = HTTPCookieStorage.shared
@@ -51,6 +59,7 @@ struct HeldCookieSharedStorageTests {
       for report in reports {
         let report = try #require(report)
         #expect(report.verdict == .clean, "round \(round): \(report.problems.map(\.message))")
+        #expect(Self.cookies(in: storage, holdingTheHeldCanaryOf: report).isEmpty)
       }
     }
     #expect(tracers.current.count == rounds * scopesPerRound)
@@ -74,9 +83,12 @@ struct HeldCookieSharedStorageTests {
       }
     }
     let report = try #require(result.report)
+    #expect(!report.errors.contains { $0.contains("could not plant") }, "\(report.errors)")
+    #expect(report.canaries.contains { $0.location == .clientHeld("other-host-cookie") })
     // Nothing leaked: the planted cookie is the scope's own, not one the app copied.
     #expect(report.findings.map { "\($0.canary.location) in \($0.source)" } == [])
     #expect(report.verdict == .inconclusive)
+    #expect(Self.cookies(in: storage, holdingTheHeldCanaryOf: report).isEmpty)
     #expect(Self.heldCookies(in: storage, of: [tracer.current]).isEmpty)
   }
 
