@@ -60,8 +60,15 @@
         try await CanaryTrap.$current.withValue(trap) { try await function() }
         if let outcome = await session.finish(thrown: nil) { destination.record(outcome) }
       } catch {
-        if let outcome = await session.finish(thrown: error) { destination.record(outcome) }
-        throw error
+        // The error that stopped the run (the scope could not start, a kind could not plant) is
+        // recorded here, as the first issue, with what it left undone summarised after it; any
+        // other error is rethrown, for Swift Testing to record.
+        let stoppedTheRun = trap.isStopCause(error)
+        guard let outcome = await session.finish(thrown: error, frameworkRecordsThrown: !stoppedTheRun) else {
+          throw error
+        }
+        destination.record(outcome)
+        if !stoppedTheRun { throw error }
       }
     }
 

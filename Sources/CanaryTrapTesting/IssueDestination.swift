@@ -59,6 +59,17 @@ struct IssueMessage: Sendable, Hashable {
   }
 #endif
 
+/// A leak the test accepts (`knownLeaks`) that occurred, recorded as a known issue whose title is
+/// its summary.
+struct AcceptedLeak: Error, CustomStringConvertible {
+  /// Why the issue does not fail the test, the known issue's comment.
+  static let comment = "accepted by the test's knownLeaks"
+  /// How often, where and how it occurred, such as `known leak (into stdout): 2 findings …`.
+  var summary: String
+
+  var description: String { summary }
+}
+
 /// Where problems of a report go: Swift Testing issues or XCTest failures, chosen once, when the
 /// scope begins, because `Test.current` is nil off the test's task.
 enum IssueDestination: Sendable {
@@ -89,18 +100,23 @@ enum IssueDestination: Sendable {
 
   /// Records each message as a known issue: Swift Testing's `withKnownIssue`, XCTest's
   /// `XCTExpectFailure` where it exists.
+  ///
+  /// The summary is the issue itself, printed once as its title (Swift Testing titles an issue
+  /// recorded with a comment only "Issue recorded", and prints both the issue's and
+  /// `withKnownIssue`'s comments): an ``AcceptedLeak`` error, whose known-issue comment says why
+  /// it does not fail the test.
   func recordKnown(_ messages: [String]) {
     for message in messages {
       switch self {
       #if canImport(Testing)
         case .swiftTesting(let location):
-          withKnownIssue(Comment(rawValue: message)) {
-            Issue.record(Comment(rawValue: message), sourceLocation: location)
+          withKnownIssue(Comment(rawValue: AcceptedLeak.comment)) {
+            Issue.record(AcceptedLeak(summary: message), sourceLocation: location)
           }
       #endif
       case .xctest(let file, let line):
         #if canImport(XCTest) && canImport(Darwin)
-          XCTExpectFailure(message) { XCTFail(message, file: file, line: line) }
+          XCTExpectFailure(AcceptedLeak.comment) { XCTFail(message, file: file, line: line) }
         #else
           _ = (file, line)
         #endif
@@ -138,27 +154,4 @@ enum IssueDestination: Sendable {
       }
     }
   }
-}
-
-extension LeakReport {
-  /// The messages test adapters record, one per problem: every problem but a thrown error the
-  /// test framework already records itself.
-  ///
-  /// At most ``maxIssueMessages`` are returned: past that, the last says how many more the report holds.
-  func issueMessages(excludingError thrown: String? = nil) -> [IssueMessage] {
-    let messages = problems.compactMap { problem -> IssueMessage? in
-      if case .error(let text) = problem.kind, text == thrown { return nil }
-      return IssueMessage(problem.message, plantedAt: problem.plantedAt)
-    }
-    guard messages.count > Self.maxIssueMessages else { return messages }
-    let kept = Self.maxIssueMessages - 1
-    return Array(messages.prefix(kept))
-      + [
-        IssueMessage(
-          "and \(messages.count - kept) more problems of this run: see its report (CANARY_TRAP_REPORT_DIR)")
-      ]
-  }
-
-  /// The most issues one report records, so a leaky component does not drown the test log.
-  static let maxIssueMessages = 100
 }

@@ -19,23 +19,27 @@ struct ScopeSession: Sendable {
     self.knownLeaks = knownLeaks
   }
 
-  /// Starts the scope; a failure becomes an error of the report instead of being thrown, so that
-  /// the adapters can stay `rethrows` and still report it.
+  /// Starts the scope; a failure is not thrown, so that the adapters can stay `rethrows`: the
+  /// scope records it as what stopped the run, and throws it again from `start()` and `runMatrix`.
   func start() async {
-    do {
-      try await trap.start()
-    } catch {
-      trap.reportError("CanaryTrap could not start: \(error)")
-    }
+    try? await trap.start()
   }
 
   /// Finishes the scope unless the test already did and reported it, and returns the report with
-  /// the messages to record. An error the test threw goes into the report (and its files) but not
-  /// into the messages, because the test framework records it already.
-  func finish(thrown: (any Error)?) async -> ScopeOutcome? {
-    let thrownText = thrown.map { "the test threw \($0)" }
+  /// the messages to record.
+  ///
+  /// An error the test threw goes into the report (and its files) but not into the messages when
+  /// `frameworkRecordsThrown`, because the test framework records it; the error that stopped the
+  /// run is in the report already, and is left out of the messages also when `causeIsRecorded`.
+  func finish(thrown: (any Error)?, frameworkRecordsThrown: Bool = true, causeIsRecorded: Bool = false) async
+    -> ScopeOutcome?
+  {
+    let thrownIsCause = thrown.map(trap.isStopCause) ?? false
+    let thrownText = thrownIsCause ? nil : thrown.map { "the test threw \($0)" }
     if let thrownText { trap.reportError(thrownText) }
-    return await ReportedScopes.shared.finishOnce(trap, knownLeaks: knownLeaks, excludingError: thrownText)
+    return await ReportedScopes.shared.finishOnce(
+      trap, knownLeaks: knownLeaks, excludingError: frameworkRecordsThrown ? thrownText : nil,
+      causeIsRecordedElsewhere: causeIsRecorded || (thrownIsCause && frameworkRecordsThrown))
   }
 }
 
@@ -54,7 +58,7 @@ struct ScopeOutcome: Sendable {
   /// one scope sees only its own leaks (`canary scan --baseline` reports stale entries).
   init(
     _ report: LeakReport, knownLeaks: [KnownLeak], baseline: [KnownLeak] = [],
-    excludingError thrown: String? = nil
+    excludingError thrown: String? = nil, causeIsRecordedElsewhere: Bool = false
   ) {
     let triage = KnownLeakTriage(report, knownLeaks: knownLeaks + baseline)
     self.report = report
@@ -67,7 +71,9 @@ struct ScopeOutcome: Sendable {
           + " beside accepted leaks; raise the limit so each can be judged")
     }
     messages =
-      triage.remaining.issueMessages(excludingError: thrown) + absent.map { IssueMessage($0) }
+      triage.remaining.issueMessages(
+        excludingError: thrown, causeIsRecordedElsewhere: causeIsRecordedElsewhere)
+      + absent.map { IssueMessage($0) }
       + omissions.map { IssueMessage($0) }
     knownMessages = triage.knownMessages
   }
@@ -88,10 +94,10 @@ final class ReportedScopes: Sendable {
 
   /// Finishes `trap` and returns its report with the messages to record, or nil when it was
   /// already reported.
-  func finishOnce(_ trap: CanaryTrap, knownLeaks: [KnownLeak] = [], excludingError thrown: String? = nil)
-    async
-    -> ScopeOutcome?
-  {
+  func finishOnce(
+    _ trap: CanaryTrap, knownLeaks: [KnownLeak] = [], excludingError thrown: String? = nil,
+    causeIsRecordedElsewhere: Bool = false
+  ) async -> ScopeOutcome? {
     let isFirst = reported.withLock { scopes -> Bool in
       scopes.removeAll { $0.trap == nil }
       if scopes.contains(where: { $0.trap === trap }) { return false }
@@ -101,6 +107,6 @@ final class ReportedScopes: Sendable {
     guard isFirst else { return nil }
     return ScopeOutcome(
       await trap.finish(), knownLeaks: knownLeaks, baseline: trap.configuration.usableKnownLeaks,
-      excludingError: thrown)
+      excludingError: thrown, causeIsRecordedElsewhere: causeIsRecordedElsewhere)
   }
 }

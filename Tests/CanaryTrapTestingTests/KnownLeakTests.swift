@@ -79,6 +79,16 @@ private func leakyTransport(into log: MemoryLog) -> Transport {
     #expect(triage.remaining.problems.count == AdapterScenario.problemReport.problems.count - 2)
   }
 
+  @Test("a known leak is recorded as an error titled by its summary, the summary once, the comment why")
+  func knownLeakIssueCarriesItsSummaryOnce() throws {
+    let triage = KnownLeakTriage(AdapterScenario.problemReport, knownLeaks: [.into("stdout")])
+    let summary = try #require(triage.knownMessages.first)
+    // Swift Testing prints an error issue as "Caught error: <description>", then each comment:
+    // the summary is the title, and the known issue's comment says why it does not fail.
+    #expect("\(AcceptedLeak(summary: summary))" == summary)
+    #expect(AcceptedLeak.comment == "accepted by the test's knownLeaks")
+  }
+
   @Test("expectNoLeaks(_:except:) records the other problems and not the accepted leaks")
   func expectNoLeaksExcept() {
     let recorded = Locked([String]())

@@ -25,14 +25,21 @@ package struct CanaryGenerator: Sendable {
 
   /// Lowercase letters and digits without look-alikes: 32 symbols, so 5 bits each.
   private static let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789".utf8) + [UInt8(ascii: "0")]
-  /// Symbols a password carries so that URLs, forms and JSON must encode it. None of them puts
-  /// `+` or `/` into the password's base64 (`?`, `>` and `~` would, at some alignments), so
-  /// base64 and its percent-encoding are the same bytes in every run.
-  private static let passwordSymbols = Array("+&=/ %#!@$".utf8)
+  /// The symbols three of which a password draws at random. Every common encoder treats each of
+  /// them alike: every URL encoder (`URLComponents` query items, user and password, `urlQueryAllowed`,
+  /// `urlPathAllowed`, `encodeURIComponent`) and every form encoder escapes all of them, and no
+  /// JSON, HTML or quoted-printable escape touches any; none puts `+` or `/` into the password's
+  /// base64 (`?`, `>` and `~` would, at some alignments). So the encoding a finding names never
+  /// depends on the draw. Reserved characters such as `+`, `/`, `!`, `@`, `$`, `&` and `=` are
+  /// kept by some URL encoders and escaped by others: drawn at random, they made one code path's
+  /// encoding name change from run to run.
+  static let passwordSymbols = Array("#%^{|}[]".utf8)
   /// The end of every password: bytes that each text escape changes, so an escaped form differs
   /// from the raw value in every run or in none, whatever the random symbols are: `%` (percent),
   /// `&` and `<` (HTML, XML, JSON for HTML), `/` (JSON as Foundation writes it), `=`
   /// (quoted-printable). The space before the symbols is written `+` by forms and `%20` by URLs.
+  /// Being the same in every password, its reserved characters (`!`, `&`, `/`, `=`) are treated
+  /// the same way in every run by any one encoder.
   /// No `"` or `\\`: test code that builds JSON by interpolation would break.
   static let passwordTail = "%P!&</="
 

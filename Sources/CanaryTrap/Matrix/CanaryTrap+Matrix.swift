@@ -10,7 +10,9 @@ extension CanaryTrap {
   ///
   /// Starts the scope if needed. A request the transport fails to send is recorded in the
   /// kind's errors and in the scope's report (which is then inconclusive), not thrown; only a
-  /// kind whose planting throws or a scope that cannot start throws.
+  /// kind whose planting throws or a scope that cannot start throws, and no request is sent then.
+  /// That error stopped the run: it is the report's first problem, and the testing adapters
+  /// record it first, once, with what it left undone summarised after it.
   ///
   /// The call's file and line are where every canary of the matrix counts as planted: a leak of
   /// one, or its failure to arrive, is reported at this call.
@@ -32,7 +34,14 @@ extension CanaryTrap {
     var planted: [(KindPlanter, [URLRequest])] = []
     for kind in kinds {
       let planter = KindPlanter(trap: self, kindName: kind.name, plantedAt: site)
-      planted.append((planter, try kind.plant(planter)))
+      do {
+        planted.append((planter, try kind.plant(planter)))
+      } catch {
+        let message =
+          error is KindPlantingError ? "\(error)" : "request kind \(kind.name) could not plant: \(error)"
+        stop(because: message, thrown: error)
+        throw error
+      }
     }
     prepareScanner()
     // Kinds that set cookies go last, so a session storing them cannot touch other kinds. Kinds

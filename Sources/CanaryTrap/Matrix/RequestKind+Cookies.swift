@@ -65,29 +65,32 @@ extension RequestKind {
   /// is planted in `storage` as `client.held[other-host-cookie]`, proven by its absence from the
   /// wire, and reported wherever it shows up (the wire included).
   ///
-  /// Pass the cookie storage of the session the transport uses. The server removes the cookie from
-  /// `storage` when the kind's request arrives, so a ``CookieStorageSink`` on the same storage
-  /// sees only what the app copied elsewhere.
+  /// Pass the cookie storage of the session the transport uses. The cookie, `other_host_session`,
+  /// is for `<tracer>.other-host.invalid`, a host of this scope alone, so scopes running in
+  /// parallel on one storage (such as `HTTPCookieStorage.shared` in parallel Swift Testing tests)
+  /// never replace or delete each other's. The server removes it from `storage` when the kind's
+  /// request arrives, and the scope when it finishes if the request never did, both before sinks
+  /// are read: a ``CookieStorageSink`` on the same storage sees only what the app copied elsewhere.
   public static func heldCookie(in storage: HTTPCookieStorage) -> RequestKind {
     let store = CookieStoreReference(storage: storage)
     return RequestKind(
       name: "held-cookie", summary: "a cookie the store holds for another host, never to be sent here"
     ) { p in
       let value = p.canary(.token, at: .clientHeld("other-host-cookie"))
+      let domain = "\(p.trap.tracer).other-host.invalid"
       let properties: [HTTPCookiePropertyKey: Any] = [
-        .name: "other_host_session", .value: value, .domain: "other-host.invalid", .path: "/",
+        .name: "other_host_session", .value: value, .domain: domain, .path: "/",
       ]
       guard let cookie = HTTPCookie(properties: properties) else {
         throw KindPlantingError(
           kind: p.kindName, reason: "HTTPCookie refused the planted cookie's properties")
       }
-      store.storage.setCookie(cookie)
-      guard (store.storage.cookies ?? []).contains(where: { $0.value == value }) else {
-        throw KindPlantingError(
-          kind: p.kindName,
-          reason: "the cookie storage did not keep the planted cookie (accept policy never?)")
-      }
       let held = CookieReference(cookie: cookie)
+      store.storage.setCookie(cookie)
+      p.trap.whenFinishing { store.storage.deleteCookie(held.cookie) }
+      guard (store.storage.cookies ?? []).contains(where: { $0.value == value }) else {
+        throw KindPlantingError(kind: p.kindName, reason: store.refusal(of: domain))
+      }
       p.server.on(.get, p.path("profile")) { _ in
         store.storage.deleteCookie(held.cookie)
         return .json(#"{"profile":"ok"}"#)
@@ -120,6 +123,21 @@ public struct KindPlantingError: Error, CustomStringConvertible {
 /// Holds an `HTTPCookieStorage`, which is thread-safe but not marked `Sendable` everywhere.
 private struct CookieStoreReference: @unchecked Sendable {
   let storage: HTTPCookieStorage
+
+  /// Why the storage did not keep a cookie set for `domain`, naming its accept policy.
+  func refusal(of domain: String) -> String {
+    switch storage.cookieAcceptPolicy {
+    case .never:
+      return "the cookie storage refuses every cookie (its cookieAcceptPolicy is .never);"
+        + " pass the storage of a session that accepts cookies"
+    case .onlyFromMainDocumentDomain:
+      return "the cookie storage did not keep the cookie set for \(domain)"
+        + " (its cookieAcceptPolicy is .onlyFromMainDocumentDomain)"
+    default:
+      return "the cookie storage did not keep the cookie set for \(domain) although its cookieAcceptPolicy"
+        + " is .always: something removed it as soon as it was set"
+    }
+  }
 }
 
 /// Holds an immutable `HTTPCookie`, which is not marked `Sendable` everywhere.

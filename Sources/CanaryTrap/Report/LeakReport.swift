@@ -25,6 +25,10 @@ public struct LeakReport: Sendable, Hashable {
   /// The baseline the run was judged against and which of its entries matched, when one was in
   /// use (``CanaryTrap/Configuration/knownLeaks`` or `canary scan --baseline`).
   package var baseline: BaselineUse?
+  /// The error (one of ``errors``) that stopped the run before it could be judged, when one did:
+  /// a scope that could not start, a kind that could not plant. What the run left undone follows
+  /// from it, so ``problems`` gives it first.
+  package var stopCause: String?
 
   /// Creates a report.
   public init(

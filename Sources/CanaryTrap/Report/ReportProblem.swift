@@ -52,16 +52,21 @@ public struct ReportProblem: Sendable, Hashable {
 }
 
 extension LeakReport {
-  /// Every problem of the run in a fixed order: leaks, undelivered canaries, silent and failed
-  /// sources, then errors. Empty exactly when the report is clean.
+  /// Every problem of the run in a fixed order: the error that stopped the run first, when one did
+  /// (a scope that could not start, a kind that could not plant: the rest follows from it), then
+  /// leaks, undelivered canaries, silent and failed sources, then the other errors. Empty exactly
+  /// when the report is clean.
   public var problems: [ReportProblem] {
-    findings.map { ReportProblem(.leak($0)) }
+    var otherErrors = errors
+    if let stopCause, let index = otherErrors.firstIndex(of: stopCause) { otherErrors.remove(at: index) }
+    return (stopCause.map { [ReportProblem(.error($0))] } ?? [])
+      + findings.map { ReportProblem(.leak($0)) }
       + undelivered.map { ReportProblem(.undelivered($0)) }
       + problemSources.map { source in
         if case .failed = source.status { return ReportProblem(.failedSource(source)) }
         return ReportProblem(.silentSource(source))
       }
-      + errors.map { ReportProblem(.error($0)) }
+      + otherErrors.map { ReportProblem(.error($0)) }
   }
 }
 

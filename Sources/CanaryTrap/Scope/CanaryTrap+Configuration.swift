@@ -26,6 +26,9 @@ extension CanaryTrap {
     /// issues instead of failing, and fail on every other leak. Each entry must name a location and
     /// a source; one that does not accepts nothing and makes every scope inconclusive, saying why.
     public var knownLeaks: [KnownLeak] = []
+    /// The configuration of the scope's loopback server (the package's tests give a port in use
+    /// to make a scope that cannot start).
+    package var server = LoopbackServer.Configuration()
 
     /// The entries of ``knownLeaks`` that name both a location and a source: the only ones used.
     package var usableKnownLeaks: [KnownLeak] { knownLeaks.filter { LeakBaseline.entryProblem($0) == nil } }

@@ -17,9 +17,22 @@ extension CanaryTrap {
     return await task.value
   }
 
+  /// Runs `action` when the scope finishes, after its server stops and before its sinks are read
+  /// (at once when it already finished): how a kind takes back what it planted outside the
+  /// scope, such as a cookie in a storage other scopes share.
+  func whenFinishing(_ action: @escaping @Sendable () -> Void) {
+    let isFinishing = state.withLock { state -> Bool in
+      guard state.phase != .finishing else { return true }
+      state.finishingActions.append(action)
+      return false
+    }
+    if isFinishing { action() }
+  }
+
   private func makeReport() async -> LeakReport {
     server.stop()
-    let (sinks, pending) = state.withLock { ($0.sinks, $0.pendingBegins) }
+    let (sinks, pending, actions) = state.withLock { ($0.sinks, $0.pendingBegins, $0.finishingActions) }
+    for action in actions { action() }
     for task in pending { await task.value }
     let deliveries = proveDelivery()
     if let reason = ScopeCoverage(planted: canaries.canaries.count).inconclusiveReason {
@@ -87,6 +100,7 @@ extension CanaryTrap {
       title: title, canaries: canaries.canaries, findings: findings, sources: sources,
       deliveries: deliveries, errors: errors, sourceLocation: sourceLocation)
     report.run = ReportRun.endingNow(startedAt: createdAt)
+    report.stopCause = stopCause
     if !configuration.usableKnownLeaks.isEmpty {
       // One scope cannot call an entry stale: another test of the run may match it.
       report.baseline = BaselineUse(report, knownLeaks: configuration.usableKnownLeaks, coversWholeRun: false)

@@ -2,7 +2,8 @@ extension CanaryTrap {
   /// Runs `body` inside a fresh scope set as ``current``: starts it, runs the body, finishes it.
   ///
   /// An error thrown by the body (or by starting the scope) is returned in `result` and also
-  /// recorded in the report, which is then inconclusive at best.
+  /// recorded in the report, which is then inconclusive at best; one that stopped the run (a
+  /// scope that could not start, a kind that could not plant) is recorded once, as its cause.
   public static func withScope<R>(
     title: String, configuration: Configuration = Configuration(),
     sourceLocation: ReportSourceLocation? = nil,
@@ -14,7 +15,8 @@ extension CanaryTrap {
       try await trap.start()
       result = .success(try await $current.withValue(trap) { try await body(trap) })
     } catch {
-      trap.reportError("the test body threw: \(error)")
+      // The error that stopped the run is in the report already, as its cause.
+      if !trap.isStopCause(error) { trap.reportError("the test body threw: \(error)") }
       result = .failure(error)
     }
     return (result, await trap.finish())

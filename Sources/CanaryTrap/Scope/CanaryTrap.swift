@@ -44,7 +44,7 @@ public final class CanaryTrap: Sendable {
     self.title = title
     self.configuration = configuration
     self.sourceLocation = sourceLocation
-    self.server = LoopbackServer()
+    self.server = LoopbackServer(configuration: configuration.server)
     self.canaries = CanarySet()
     self.tracer = "trace-" + CanaryGenerator().randomSymbols(12)
     state.withLock { state in
@@ -195,18 +195,50 @@ public final class CanaryTrap: Sendable {
   }
 
   /// Starts the server and begins every sink; a sink that fails to begin is reported, not thrown.
+  ///
+  /// A server that cannot start is thrown, here and from every later call (``runMatrix(through:kinds:fileID:filePath:line:column:)``
+  /// starts the scope too), and is the report's first problem: nothing of the run can be judged.
   public func start() async throws {
-    let sinks = state.withLock { state -> [RegisteredSink]? in
+    let sinks = try state.withLock { state -> [RegisteredSink]? in
+      if let failure = state.startFailure { throw failure }
       guard state.phase == .created else { return nil }
       state.phase = .started
       state.deadline = .now + configuration.scopeDeadline
       return state.sinks
     }
     guard let sinks else { return }
-    try server.start()
+    do {
+      try server.start()
+    } catch {
+      state.withLock { $0.startFailure = error }
+      stop(because: "CanaryTrap could not start: \(error)", thrown: error)
+      throw error
+    }
     watchDeadline()
     for registered in sinks { await begin(registered) }
   }
+
+  /// Records what stopped the run before it could be judged, as an error of the report and, unless
+  /// something stopped it before, as its cause; `thrown` is the error the test is thrown.
+  func stop(because message: String, thrown: any Error) {
+    state.withLock { state in
+      state.errors.append(message)
+      if state.stopCause == nil {
+        state.stopCause = StopCause(message: message, thrownDescription: "\(thrown)")
+      }
+    }
+  }
+
+  /// The sentence naming what stopped the run before it could be judged, when something did.
+  package var stopCause: String? { state.withLock { $0.stopCause?.message } }
+
+  /// Whether `error` is the one thrown to the test when the run was stopped (see ``stopCause``).
+  package func isStopCause(_ error: any Error) -> Bool {
+    state.withLock { $0.stopCause?.thrownDescription } == "\(error)"
+  }
+
+  /// How the error that stopped the run describes itself, when something stopped it.
+  package var stopCauseThrownDescription: String? { state.withLock { $0.stopCause?.thrownDescription } }
 
   /// The evidence gathered so far: what the server received and answered, and what the
   /// transport saw.

@@ -14,7 +14,13 @@ struct ScopeState {
   var sent: [SentRequest] = []
   var returned: [ObservedResponse] = []
   var errors: [String] = []
+  /// What stopped the run before it could be judged, when something did; the first one counts.
+  var stopCause: StopCause?
+  /// Why the server could not start, thrown again by every later ``CanaryTrap/start()``.
+  var startFailure: (any Error)?
   var pendingBegins: [Task<Void, Never>] = []
+  /// What kinds put outside the scope and take back when it finishes (see ``CanaryTrap/whenFinishing(_:)``).
+  var finishingActions: [@Sendable () -> Void] = []
   var finishing: Task<LeakReport, Never>?
   /// When the scope's deadline passes, set by ``CanaryTrap/start()``.
   var deadline: ContinuousClock.Instant?
@@ -62,4 +68,13 @@ struct SinkIdentity: Hashable {
     guard type(of: sink) is AnyClass else { return nil }
     id = ObjectIdentifier(sink as AnyObject)
   }
+}
+
+/// What stopped a scope's run before it could be judged: the scope could not start, or a kind of
+/// the matrix could not plant.
+struct StopCause: Sendable {
+  /// The sentence reports give, such as `CanaryTrap could not start: …`; also one of the errors.
+  var message: String
+  /// How the error thrown to the test describes itself, so an adapter that catches it knows it.
+  var thrownDescription: String
 }

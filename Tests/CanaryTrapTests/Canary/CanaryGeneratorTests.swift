@@ -70,6 +70,17 @@ import Testing
     #expect(encoded != password)
   }
 
+  @Test func passwordDrawsItsSymbolsOnlyFromTheSetEveryEncoderTreatsAlike() {
+    for _ in 0..<200 {
+      let password = Array(CanaryGenerator().makeValue(.password).utf8)
+      let tail = Array(CanaryGenerator.passwordTail.utf8)
+      #expect(password.count == 4 + 22 + 1 + 3 + tail.count)
+      #expect(Array(password.suffix(tail.count)) == tail)
+      #expect(password[26] == UInt8(ascii: " "))
+      #expect(password[27..<30].allSatisfy(CanaryGenerator.passwordSymbols.contains))
+    }
+  }
+
   @Test func everyShapeIsLongEnoughForAManifest() throws {
     let set = CanarySet()
     for shape in CanaryShape.allCases {

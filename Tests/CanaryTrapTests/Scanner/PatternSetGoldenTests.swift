@@ -6,7 +6,9 @@ import Testing
 /// The literals the scanner compiles for a canary are pinned: speeding up their construction must
 /// not change WHAT is searched. The digests below were computed by the pattern code as it stood
 /// before the set-up was optimised (commit 5e0f0c2's tree), over every pattern (chain, anchor
-/// flag, bytes) and every compiled matcher target for canaries of every shape and symbol class.
+/// flag, bytes) and every compiled matcher target for canaries of every shape and symbol class;
+/// they were recomputed once when the percent patterns gained the sets Python's `quote` and
+/// Alamofire keep (`/`, `/?`), the only change to what is searched since.
 @Suite struct PatternSetGoldenTests {
   static let values = [
     "cnry7h2kq9x4m3p8w5z6t1r0vb",  // token: letters and digits only
@@ -70,11 +72,11 @@ import Testing
   }
 
   @Test func patternSetIsUnchanged() {
-    #expect(Self.patternDigest() == "d344c76a8aef9954ab668b231506d284d87b92028d9d51fc368ebb75637ee238")
+    #expect(Self.patternDigest() == "898dd8ba99c42e2518082d36fa4dc287024d41aaa71582aac54ff2aeb5d60782")
   }
 
   @Test func compiledTargetsAreUnchanged() {
-    #expect(Self.targetsDigest() == "ae8f69316c549a514513c678d39431e1ce17149b6e91db4322f5714dd7585250")
+    #expect(Self.targetsDigest() == "47d17f03d5991ae62a8d7a55dcfb3d6498dce23711f79d1a6a7fe416c23d42ef")
   }
 
   /// The digest is sensitive: a value differing in one symbol, which changes only its escaped

@@ -33,10 +33,11 @@ enum TextEscapes {
 
   /// Reserved characters that URL encoders leave as they are in one component or another: RFC 3986
   /// userinfo, path and query (as Foundation's `url…Allowed` sets), a query item's value (which
-  /// must escape `&` and `=`, as `URLComponents.queryItems` does), and JavaScript's
-  /// `encodeURIComponent`.
+  /// must escape `&` and `=`, as `URLComponents.queryItems` does), JavaScript's
+  /// `encodeURIComponent`, Python's `urllib.parse.quote` (`/` only) and Alamofire's query
+  /// encoding (`/` and `?` only).
   static let percentKeptSets = [
-    "!$&'()*+,;=", "!$&'()*+,;=:@/", "!$&'()*+,;=:@/?", "!$'()*+,;:@/?", "!'()*",
+    "!$&'()*+,;=", "!$&'()*+,;=:@/", "!$&'()*+,;=:@/?", "!$'()*+,;:@/?", "!'()*", "/", "/?",
   ]
 
   /// WHATWG `application/x-www-form-urlencoded`: space as `+`, `*-._` and alphanumerics kept.
