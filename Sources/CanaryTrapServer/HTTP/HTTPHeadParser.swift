@@ -1,7 +1,8 @@
 /// Parses a complete request head (request line and header lines) from its bytes.
 ///
 /// Lines may end with CRLF or, leniently, with a bare LF. Obsolete line folding, a header line
-/// without a colon, whitespace before the colon and an empty name are rejected with 400.
+/// without a colon, whitespace before the colon, an empty name and a value holding NUL or a bare
+/// CR are rejected with 400.
 enum HTTPHeadParser {
   /// Where one line lies: plain indices, so walking lines copies no slice (an optional tuple
   /// holding a slice went through generic value witnesses on every line).
@@ -133,6 +134,10 @@ enum HTTPHeadParser {
     var value = line[(colon + 1)...]
     while let byte = value.first, byte == HTTPBytes.space || byte == HTTPBytes.tab { value.removeFirst() }
     while let byte = value.last, byte == HTTPBytes.space || byte == HTTPBytes.tab { value.removeLast() }
+    // RFC 9110 §5.5: a value holding NUL or CR (a bare one: the line ended at LF) is rejected.
+    for byte in value where byte <= HTTPBytes.cr && (byte == 0 || byte == HTTPBytes.cr) {
+      return .failure(FieldError(reason: byte == 0 ? "NUL in a header value" : "CR in a header value"))
+    }
     return .success((HTTPBytes.string(name), HTTPBytes.string(value)))
   }
 
