@@ -19,12 +19,12 @@ struct RequestHeadValidityTests {
       "more than one Content-Length field"
     ),
     ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3, 3\r\n\r\nabc", "invalid Content-Length"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nX-Token: a\u{0}b\r\n\r\n", "NUL in a header value"),
-    ("GET / HTTP/1.1\r\nHost: a\u{0}\r\n\r\n", "NUL in a header value"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nX-Token: a\rb\r\n\r\n", "CR in a header value"),
+    ("GET / HTTP/1.1\r\nHost: a\r\nX-Token: a\u{0}b\r\n\r\n", "NUL in a header line"),
+    ("GET / HTTP/1.1\r\nHost: a\u{0}\r\n\r\n", "NUL in a header line"),
+    ("GET / HTTP/1.1\r\nHost: a\r\nX-Token: a\rb\r\n\r\n", "bare CR in a header line"),
     (
       "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-Trailer: a\u{0}b\r\n\r\n",
-      "trailer: NUL in a header value"
+      "trailer: NUL in a header line"
     ),
   ]
 

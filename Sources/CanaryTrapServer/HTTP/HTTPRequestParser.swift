@@ -330,6 +330,9 @@ struct HTTPRequestParser {
       if trailerBytes > limits.maxHeaderBytes {
         return fail(.headerFieldsTooLarge, "trailers larger than \(limits.maxHeaderBytes) bytes")
       }
+      if let reason = HTTPHeadParser.forbiddenByte(in: line) {
+        return fail(.badRequest, "trailer: \(reason)")
+      }
       switch HTTPHeadParser.parseField(line) {
       case .success(let field): trailers.add(field.name, field.value)
       case .failure(let error): return fail(.badRequest, "trailer: \(error.reason)")

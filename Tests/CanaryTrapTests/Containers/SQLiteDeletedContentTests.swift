@@ -225,7 +225,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ("a trunk that names itself as the next trunk", "reaches page"),
+    ("a trunk that names itself as the next trunk", "trunk pointer names page"),
     ("a leaf outside the database", "outside the database"),
     ("a leaf count past what fits", "more than fit"),
     ("a first trunk outside the database", "outside the database"),

@@ -15,21 +15,14 @@ struct SQLiteFreelist {
   /// Why the first entry was not taken, or nil when every one was.
   private(set) var problem: String?
 
+  /// The pages taken so far, trunks and leaves.
+  private var taken = Set<Int>()
+
   /// Reads the freelist of `reader`'s database; throws only when a page cannot be read.
   init(_ reader: SQLiteReader, firstTrunk: Int) throws {
-    var taken = Set<Int>()
     var next = firstTrunk
     let maxLeaves = reader.usable / 4 - 2
-    while next != 0 {
-      guard next >= 1, next <= reader.pageCount else {
-        drop(
-          1, "a freelist trunk pointer names page \(next), outside the database's \(reader.pageCount) pages")
-        break
-      }
-      guard taken.insert(next).inserted else {
-        drop(1, "the freelist's trunk chain reaches page \(next) again (a loop)")
-        break
-      }
+    while next != 0, take(next, "trunk", pageCount: reader.pageCount) {
       trunks.append(next)
       let trunk = try reader.page(next)
       let claimed = SQLiteReader.be32(trunk, 4)
@@ -40,19 +33,24 @@ struct SQLiteFreelist {
       }
       for index in 0..<min(claimed, maxLeaves) {
         let leaf = SQLiteReader.be32(trunk, 8 + 4 * index)
-        guard leaf >= 1, leaf <= reader.pageCount else {
-          drop(
-            1, "a freelist leaf pointer names page \(leaf), outside the database's \(reader.pageCount) pages")
-          continue
-        }
-        guard taken.insert(leaf).inserted else {
-          drop(1, "freelist page \(leaf) is listed twice")
-          continue
-        }
-        leaves.append(leaf)
+        if take(leaf, "leaf", pageCount: reader.pageCount) { leaves.append(leaf) }
       }
       next = SQLiteReader.be32(trunk, 0)
     }
+  }
+
+  /// Takes `page`, named by a `kind` pointer, when it is in the database and not taken yet;
+  /// otherwise drops the pointer.
+  private mutating func take(_ page: Int, _ kind: String, pageCount: Int) -> Bool {
+    guard page >= 1, page <= pageCount else {
+      drop(1, "a freelist \(kind) pointer names page \(page), outside the database's \(pageCount) pages")
+      return false
+    }
+    guard taken.insert(page).inserted else {
+      drop(1, "a freelist \(kind) pointer names page \(page) twice (a loop or a repeat)")
+      return false
+    }
+    return true
   }
 
   private mutating func drop(_ count: Int, _ reason: String) {
