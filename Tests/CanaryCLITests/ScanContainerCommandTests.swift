@@ -65,4 +65,55 @@ import Testing
     #expect(result.status == ExitStatus.usage)
     #expect(result.error.contains("logs.tgz: truncated"), "\(result.error)")
   }
+
+  /// Runs sqlite3 in the workspace: a database whose deleted row (and, in WAL mode, its log)
+  /// keeps the token unless `secure_delete` is on.
+  private func makeDatabase(_ workspace: ScanCommandTests.Workspace, secureDelete: Bool) throws -> Bool {
+    guard
+      let sqlite = [
+        "/usr/bin/sqlite3", "/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3",
+      ]
+      .first(where: FileManager.default.isExecutableFile(atPath:))
+    else {
+      Issue.record("sqlite3 is not installed; this container test did not run")
+      return false
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: sqlite)
+    process.currentDirectoryURL = workspace.root
+    let token = ScanCommandTests.token.value
+    process.arguments = [
+      "app.db", "PRAGMA secure_delete=\(secureDelete ? "ON" : "OFF")",
+      "CREATE TABLE requests (id INTEGER PRIMARY KEY, url TEXT)",
+      "INSERT INTO requests (url) VALUES ('/a'), ('/me?token=\(token)'), ('/b')",
+      "DELETE FROM requests WHERE id = 2",
+      // The log: a row written and deleted by one transaction, so no frame holds it live.
+      "ATTACH 'wal.db' AS wal", "PRAGMA wal.journal_mode=WAL", "PRAGMA wal.wal_autocheckpoint=0",
+      "CREATE TABLE wal.requests (id INTEGER PRIMARY KEY, url TEXT)", "BEGIN",
+      "INSERT INTO wal.requests (url) VALUES ('/a'), ('/me?token=\(token)'), ('/b')",
+      "DELETE FROM wal.requests WHERE id = 2", "COMMIT", ".shell cp wal.db-wal copy.db-wal",
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    return process.terminationStatus == 0
+  }
+
+  @Test(arguments: [false, true])
+  func aDeletedRowInADatabaseAndInItsLogIsFoundWhereItLies(secureDelete: Bool) async throws {
+    let workspace = try ScanCommandTests.Workspace()
+    defer { workspace.remove() }
+    guard try makeDatabase(workspace, secureDelete: secureDelete) else { return }
+    let database = workspace.root.appendingPathComponent("app.db").path
+    let log = workspace.root.appendingPathComponent("copy.db-wal").path
+    let result = await run(["--manifest", workspace.manifest, "--format", "json", database, log])
+    if secureDelete {
+      #expect(result.status == ExitStatus.success, "\(result.output)\(result.error)")
+    } else {
+      #expect(result.status == ExitStatus.leaks, "\(result.error)")
+      #expect(result.output.contains("\(database)!/(free space of page 2)"), "\(result.output)")
+      #expect(result.output.contains("\(log)!/(free space of frame "), "\(result.output)")
+    }
+  }
 }

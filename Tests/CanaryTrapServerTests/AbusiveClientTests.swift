@@ -22,7 +22,7 @@ struct AbusiveClientTests {
     server.on(.get, "/big", respond: .text(big))
     let count = 2000
     let flooder = try RawClient(port: server.port, receiveTimeout: 10)
-    let flood = Array(String(repeating: "GET /big HTTP/1.1\r\n\r\n", count: count).utf8)
+    let flood = Array(String(repeating: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n", count: count).utf8)
     let floodFD = flooder.fd
     let sender = Thread {
       var offset = 0
@@ -37,7 +37,7 @@ struct AbusiveClientTests {
     sender.start()
     let probe = try RawClient(port: server.port)
     for index in 0..<20 {
-      probe.send("GET /probe\(index) HTTP/1.1\r\n\r\n")
+      probe.send("GET /probe\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(probe.readResponse()?.hasPrefix("HTTP/1.1 404") == true, "probe request \(index)")
     }
     // 2,000 answers of 64 KiB (125 MiB) cannot all fit in socket buffers plus 256 KiB: the server
@@ -55,7 +55,7 @@ struct AbusiveClientTests {
     let server = try makeServer { $0.requestHeadTimeout = .milliseconds(300) }
     defer { server.stop() }
     let client = try RawClient(port: server.port)
-    client.send("GET /slow HTTP/1.1\r\n")
+    client.send("GET /slow HTTP/1.1\r\nHost: x\r\n")
     for _ in 0..<12 {
       client.send("X")  // a byte every 100 ms: never idle, never done
       usleep(100_000)
@@ -72,7 +72,7 @@ struct AbusiveClientTests {
     let server = try makeServer { $0.requestBodyTimeout = .milliseconds(300) }
     defer { server.stop() }
     let client = try RawClient(port: server.port)
-    client.send("POST /slow HTTP/1.1\r\nContent-Length: 100\r\n\r\n")
+    client.send("POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
     for _ in 0..<12 {
       client.send("b")
       usleep(100_000)
@@ -92,7 +92,7 @@ struct AbusiveClientTests {
     defer { server.stop() }
     let client = try RawClient(port: server.port)
     for _ in 0..<4 {
-      client.send("POST /ok HTTP/1.1\r\nContent-Length: 2\r\n\r\nok")
+      client.send("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok")
       #expect(client.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
       usleep(150_000)  // 600 ms on one connection in all, each request well within its deadlines
     }
@@ -119,12 +119,12 @@ struct AbusiveClientTests {
     var slow: [RawClient] = []
     for index in 0..<4 {
       let client = try RawClient(port: server.port, receiveTimeout: 0.3)
-      client.send("GET /slow\(index) HTTP/1.1\r\nX-Slow: ")
+      client.send("GET /slow\(index) HTTP/1.1\r\nHost: x\r\nX-Slow: ")
       slow.append(client)
       usleep(20_000)
     }
     let probe = try RawClient(port: server.port)
-    probe.send("GET /probe HTTP/1.1\r\n\r\n")
+    probe.send("GET /probe HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(probe.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
     #expect(slow[0].readToEnd().closed, "the oldest partial request was shed")
     #expect(!slow[3].readToEnd().closed, "a younger one is still open")
@@ -139,16 +139,16 @@ struct AbusiveClientTests {
     var idle: [RawClient] = []
     for _ in 0..<3 {
       let client = try RawClient(port: server.port, receiveTimeout: 0.3)
-      client.send("GET /idle HTTP/1.1\r\n\r\n")
+      client.send("GET /idle HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(client.readResponse() != nil)
       idle.append(client)
       usleep(20_000)
     }
     let slow = try RawClient(port: server.port, receiveTimeout: 0.3)
-    slow.send("GET /slow HTTP/1.1\r\nX-Slow: ")
+    slow.send("GET /slow HTTP/1.1\r\nHost: x\r\nX-Slow: ")
     usleep(20_000)
     let probe = try RawClient(port: server.port)
-    probe.send("GET /probe HTTP/1.1\r\n\r\n")
+    probe.send("GET /probe HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(probe.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
     #expect(idle[0].readToEnd().closed)
     #expect(!slow.readToEnd().closed)
@@ -159,17 +159,17 @@ struct AbusiveClientTests {
     let server = try makeServer { $0.maxConnections = 4 }
     defer { server.stop() }
     let slow = try RawClient(port: server.port, receiveTimeout: 0.3)
-    slow.send("GET /slow HTTP/1.1\r\nX-Slow: ")
+    slow.send("GET /slow HTTP/1.1\r\nHost: x\r\nX-Slow: ")
     usleep(20_000)
     var served: [RawClient] = []
     for _ in 0..<3 {
       let client = try RawClient(port: server.port, receiveTimeout: 0.3)
-      client.send("GET /served HTTP/1.1\r\n\r\n")
+      client.send("GET /served HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(client.readResponse() != nil)
       served.append(client)
     }
     let probe = try RawClient(port: server.port)
-    probe.send("GET /probe HTTP/1.1\r\n\r\n")
+    probe.send("GET /probe HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(probe.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
     #expect(slow.readToEnd().closed)
     #expect(!served[0].readToEnd().closed)
@@ -184,12 +184,15 @@ struct AbusiveClientTests {
   }
 
   @Test(arguments: [
-    ("POST / HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", "400", "both"),
-    ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n", "400", "both"),
-    ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "501", "gzip"),
-    ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n", "501", "gzip"),
-    ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", "400", "more than once"),
-    ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", "400", "does not end"),
+    ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", "400", "both"),
+    ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n", "400", "both"),
+    ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "501", "gzip"),
+    (
+      "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n", "501",
+      "gzip"
+    ),
+    ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", "400", "more than once"),
+    ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", "400", "does not end"),
     ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", "400", "HTTP/1.0"),
   ])
   func ambiguousFramingIsRefusedAndTheConnectionCloses(head: String, status: String, reason: String) throws {
@@ -197,7 +200,7 @@ struct AbusiveClientTests {
     defer { server.stop() }
     let client = try RawClient(port: server.port)
     // What follows would be a second, smuggled request if the first were framed either way.
-    client.send(head + "0\r\n\r\nGET /smuggled HTTP/1.1\r\n\r\n")
+    client.send(head + "0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n")
     let reply = client.readToEnd()
     #expect(reply.closed)
     #expect(reply.text.hasPrefix("HTTP/1.1 \(status) "), "\(reply.text)")
@@ -211,7 +214,7 @@ struct AbusiveClientTests {
     let server = try makeServer()
     defer { server.stop() }
     let client = try RawClient(port: server.port)
-    client.send("POST /c HTTP/1.1\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
+    client.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
     #expect(client.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
     #expect(server.requests.first?.bodyText == "abc")
   }

@@ -44,7 +44,7 @@ struct HTTPRequestParserTests {
   }
 
   @Test func contentLengthBodyAndRawBytes() throws {
-    let text = "POST /p HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"
+    let text = "POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
     let request = try #require(parse(text).requests.first)
     #expect(request.body == Data("hello".utf8))
     #expect(Array(request.raw) == Array(text.utf8))
@@ -53,7 +53,7 @@ struct HTTPRequestParserTests {
   @Test func bodyArrivingByteByByteCompletesOnce() {
     var parser = HTTPRequestParser(limits: .init(maxHeaderBytes: 1024, maxBodyBytes: 1024))
     var completed: [ParsedRequest] = []
-    for byte in "POST /p HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc".utf8 {
+    for byte in "POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc".utf8 {
       parser.append([byte])
       while let event = parser.next() { if case .request(let request) = event { completed.append(request) } }
     }
@@ -67,8 +67,8 @@ struct HTTPRequestParserTests {
   @Test(arguments: [1, 5, 64, 100_000])
   func aSizedBodyIsHeldOnceWhateverTheSplit(piece: Int) {
     let body = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-    let first = Array("POST /big HTTP/1.1\r\nContent-Length: 5000\r\n\r\n".utf8) + body
-    let second = Array("GET /next HTTP/1.1\r\n\r\n".utf8)
+    let first = Array("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n".utf8) + body
+    let second = Array("GET /next HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
     let input = first + second
     var parser = HTTPRequestParser(limits: .init(maxHeaderBytes: 1024, maxBodyBytes: 8192))
     var completed: [ParsedRequest] = []
@@ -89,7 +89,7 @@ struct HTTPRequestParserTests {
 
   @Test func aSizedBodyCutShortKeepsItsHeadAndPartInTheFailure() {
     var parser = HTTPRequestParser(limits: .init(maxHeaderBytes: 1024, maxBodyBytes: 8192))
-    let head = "POST /cut HTTP/1.1\r\nContent-Length: 100\r\n\r\n"
+    let head = "POST /cut HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"
     parser.append(Array((head + "partial").utf8))
     #expect(parser.next() == nil)
     let failure = parser.finish()
@@ -100,7 +100,7 @@ struct HTTPRequestParserTests {
 
   @Test func chunkedBodyWithExtensionsAndTrailers() throws {
     let text =
-      "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5\r\npedia\r\n0\r\nX-Digest: abc\r\nX-Other: 2\r\n\r\n"
+      "POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5\r\npedia\r\n0\r\nX-Digest: abc\r\nX-Other: 2\r\n\r\n"
     let request = try #require(parse(text).requests.first)
     #expect(request.body == Data("Wikipedia".utf8))
     #expect(request.trailers["x-digest"] == "abc")
@@ -109,24 +109,27 @@ struct HTTPRequestParserTests {
   }
 
   @Test func pipelinedRequestsComeOutInOrder() {
-    let text = "GET /1 HTTP/1.1\r\n\r\nPOST /2 HTTP/1.1\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\n\r\n"
+    let text =
+      "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nPOST /2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\nHost: x\r\n\r\n"
     let result = parse(text)
     #expect(result.requests.map(\.head.target) == ["/1", "/2", "/3"])
     #expect(result.requests[1].body == Data("hi".utf8))
-    #expect(String(decoding: result.requests[2].raw, as: UTF8.self) == "GET /3 HTTP/1.1\r\n\r\n")
+    #expect(String(decoding: result.requests[2].raw, as: UTF8.self) == "GET /3 HTTP/1.1\r\nHost: x\r\n\r\n")
   }
 
   @Test func bareLFIsAcceptedLeniently() throws {
-    let request = try #require(parse("POST /lf HTTP/1.1\nA: 1\nContent-Length: 2\n\nok").requests.first)
+    let request = try #require(
+      parse("POST /lf HTTP/1.1\nHost: x\nA: 1\nContent-Length: 2\n\nok").requests.first)
     #expect(request.head.headers["A"] == "1")
     #expect(request.body == Data("ok".utf8))
   }
 
   @Test func expectContinueIsSignalledBeforeTheBody() {
-    let result = parse("PUT /u HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+    let result = parse("PUT /u HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
     #expect(result.continues == 1)
     #expect(result.requests.isEmpty)
-    let withBody = parse("PUT /u HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\nbody")
+    let withBody = parse(
+      "PUT /u HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\nbody")
     #expect(withBody.continues == 0)
     #expect(withBody.requests.first?.body == Data("body".utf8))
   }
@@ -158,14 +161,14 @@ struct HTTPRequestParserTests {
   }
 
   @Test func nonUTF8HeaderBytesSurviveInRawAndDecodeLossily() throws {
-    let bytes = Array("GET / HTTP/1.1\r\nX-Bin: a".utf8) + [0xFF, 0xFE] + Array("b\r\n\r\n".utf8)
+    let bytes = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Bin: a".utf8) + [0xFF, 0xFE] + Array("b\r\n\r\n".utf8)
     let request = try #require(parse(bytes).requests.first)
     #expect(Array(request.raw) == bytes)
     #expect(request.head.headers["X-Bin"] == "a\u{FFFD}\u{FFFD}b")
   }
 
   @Test func leadingEmptyLinesAreSkipped() {
-    #expect(parse("\r\n\r\nGET /after HTTP/1.1\r\n\r\n").requests.map(\.head.target) == ["/after"])
+    #expect(parse("\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n").requests.map(\.head.target) == ["/after"])
   }
 }
 
@@ -186,22 +189,22 @@ struct HTTPRequestParserBadInputTests {
   }
 
   @Test func headerLineWithoutColonIs400() throws {
-    let failure = try #require(parse("GET / HTTP/1.1\r\nNoColonHere\r\n\r\n").failures.first)
+    let failure = try #require(parse("GET / HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n").failures.first)
     #expect(failure.status == 400)
     #expect(failure.reason == "header line without colon")
-    #expect(failure.raw == Array("GET / HTTP/1.1\r\nNoColonHere\r\n\r\n".utf8))
+    #expect(failure.raw == Array("GET / HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n".utf8))
   }
 
   @Test(arguments: [
-    "GET / HTTP/1.1\r\nA : b\r\n\r\n", "GET / HTTP/1.1\r\n: b\r\n\r\n",
-    "GET / HTTP/1.1\r\nA: 1\r\n folded\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: x\r\nA : b\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\n: b\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: x\r\nA: 1\r\n folded\r\n\r\n",
   ])
   func otherBadHeaderLinesAre400(_ text: String) throws {
     #expect(try #require(parse(text).failures.first).status == 400)
   }
 
   @Test func oversizedHeadIs431EvenBeforeItEnds() throws {
-    let long = "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 2000)
+    let long = "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 2000)
     let failure = try #require(parse(long, maxHeaderBytes: 1024).failures.first)
     #expect(failure.status == 431)
     #expect(parse(long + "\r\n\r\n", maxHeaderBytes: 1024).failures.first?.status == 431)
@@ -209,15 +212,16 @@ struct HTTPRequestParserBadInputTests {
   }
 
   @Test func oversizedBodyIs413ForContentLengthAndChunked() throws {
-    let fixed = parse("POST / HTTP/1.1\r\nContent-Length: 2048\r\n\r\n", maxBodyBytes: 1024)
+    let fixed = parse("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2048\r\n\r\n", maxBodyBytes: 1024)
     #expect(fixed.failures.first?.status == 413)
-    let chunked = parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n801\r\n", maxBodyBytes: 1024)
+    let chunked = parse(
+      "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n801\r\n", maxBodyBytes: 1024)
     #expect(chunked.failures.first?.status == 413)
   }
 
   @Test(arguments: ["zz\r\n", "\r\n", "-1\r\n", "1234567890abcdef0\r\n"])
   func invalidChunkSizeIs400(_ sizeLine: String) throws {
-    let result = parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + sizeLine)
+    let result = parse("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + sizeLine)
     let failure = try #require(result.failures.first)
     #expect(failure.status == 400)
     #expect(failure.reason == "invalid chunk size")
@@ -225,7 +229,7 @@ struct HTTPRequestParserBadInputTests {
 
   @Test func overlongChunkSizeLineIs400WithOrWithoutItsLF() {
     let line = "5;ext=" + String(repeating: "x", count: 1100)
-    let head = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+    let head = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
     #expect(parse(head + line).failures.first?.reason == "chunk size line too long")
     #expect(
       parse(head + line + "\r\nhello\r\n0\r\n\r\n").failures.first?.reason == "chunk size line too long")
@@ -233,21 +237,35 @@ struct HTTPRequestParserBadInputTests {
   }
 
   @Test func missingCRLFAfterChunkDataIs400() {
-    let result = parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXX")
+    let result = parse("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXX")
     #expect(result.failures.first?.reason == "missing CRLF after chunk data")
   }
 
-  @Test(arguments: ["abc", "1, 2", "-5", "99999999999999999999"])
+  @Test(arguments: ["abc", "1, 2", "3, 3", "3,", "-5", "99999999999999999999"])
   func invalidContentLengthIs400(_ value: String) {
-    #expect(parse("POST / HTTP/1.1\r\nContent-Length: \(value)\r\n\r\n").failures.first?.status == 400)
+    #expect(
+      parse("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \(value)\r\n\r\n").failures.first?.status == 400)
+  }
+
+  @Test func theOnePassOverNamesFindsHostAndRepeatedFramingFields() {
+    var headers = HTTPHeaders()
+    for (name, value) in [("host", "a"), ("Content-Length", "1"), ("HOST", "b"), ("content-length", "1")] {
+      headers.add(name, value)
+    }
+    let fields = FramingFields(headers)
+    #expect(fields.isSuperset(of: [.host, .repeatedHost, .contentLength, .repeatedContentLength]))
+    #expect(fields.problem(version: "HTTP/1.1") == "more than one Host field")
+    #expect(FramingFields(HTTPHeaders()).problem(version: "HTTP/1.0") == nil)
+    #expect(FramingFields(HTTPHeaders()).problem(version: "HTTP/1.1") == "an HTTP/1.1 request without Host")
   }
 
   @Test func unsupportedTransferEncodingIs400() {
-    #expect(parse("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n").failures.first?.status == 400)
+    #expect(
+      parse("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n").failures.first?.status == 400)
   }
 
   @Test func endOfInputMidBodyIsReportedWithoutStatus() throws {
-    let result = parse("POST /p HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", finish: true)
+    let result = parse("POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc", finish: true)
     let failure = try #require(result.failures.first)
     #expect(failure.outcome == .closeWithoutAnswer)
     #expect(failure.reason.contains("mid-body"))
@@ -260,13 +278,13 @@ struct HTTPRequestParserBadInputTests {
   }
 
   @Test func endOfInputBetweenRequestsIsClean() {
-    let result = parse("GET / HTTP/1.1\r\n\r\n", finish: true)
+    let result = parse("GET / HTTP/1.1\r\nHost: x\r\n\r\n", finish: true)
     #expect(result.failures.isEmpty)
     #expect(result.requests.count == 1)
   }
 
   @Test func parserStopsAfterAFailure() {
-    let result = parse("BAD\r\n\r\nGET / HTTP/1.1\r\n\r\n")
+    let result = parse("BAD\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(result.failures.count == 1)
     #expect(result.requests.isEmpty)
   }

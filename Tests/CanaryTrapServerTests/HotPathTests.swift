@@ -53,11 +53,11 @@ struct HotPathTests {
     server.on(.get, "/a b") { _ in .text("spaced") }
     server.on(.any, "/ü", respond: .text("umlaut"))
     let client = try RawClient(port: server.port)
-    client.send("GET /a%20b HTTP/1.1\r\n\r\n")
+    client.send("GET /a%20b HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse()?.hasSuffix("spaced") == true)
-    client.send("POST /%C3%BC HTTP/1.1\r\nContent-Length: 0\r\n\r\n")
+    client.send("POST /%C3%BC HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
     #expect(client.readResponse()?.hasSuffix("umlaut") == true)
-    client.send("GET /a%2 HTTP/1.1\r\n\r\n")
+    client.send("GET /a%2 HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
     #expect(server.requests.map(\.path) == ["/a%20b", "/%C3%BC", "/a%2"])
   }
@@ -69,11 +69,11 @@ struct HotPathTests {
     server.on(.get, "/r", respond: .text("get"))
     server.setFallback { .text("fallback \($0.path)", status: 418) }
     let client = try RawClient(port: server.port)
-    client.send("GET /r HTTP/1.1\r\n\r\n")
+    client.send("GET /r HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse()?.hasSuffix("get") == true)
-    client.send("DELETE /r HTTP/1.1\r\n\r\n")
+    client.send("DELETE /r HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse()?.hasSuffix("any") == true)
-    client.send("GET /other HTTP/1.1\r\n\r\n")
+    client.send("GET /other HTTP/1.1\r\nHost: x\r\n\r\n")
     let fallback = try #require(client.readResponse())
     #expect(fallback.hasPrefix("HTTP/1.1 418 "))
     #expect(fallback.hasSuffix("fallback /other"))
@@ -85,9 +85,9 @@ struct HotPathTests {
     server.on(.get, "/f", respond: .text("fixed"))
     server.on(.head, "/f", respond: .text("fixed"))
     let client = try RawClient(port: server.port)
-    client.send("GET /f HTTP/1.1\r\n\r\n")
+    client.send("GET /f HTTP/1.1\r\nHost: x\r\n\r\n")
     let first = try #require(client.readResponse())
-    client.send("GET /f HTTP/1.1\r\n\r\n")
+    client.send("GET /f HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse() == first)
     let old = try RawClient(port: server.port)
     old.send("GET /f HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
@@ -95,13 +95,13 @@ struct HotPathTests {
     #expect(keptOld.contains("Connection: keep-alive\r\n"))
     #expect(keptOld.hasSuffix("fixed"))
     let closing = try RawClient(port: server.port)
-    closing.send("GET /f HTTP/1.1\r\nConnection: close\r\n\r\n")
+    closing.send("GET /f HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     let reply = closing.readToEnd()
     #expect(reply.text.contains("Connection: close\r\n"))
     #expect(reply.text.hasSuffix("fixed"))
     #expect(reply.closed)
     let heads = try RawClient(port: server.port)
-    heads.send("HEAD /f HTTP/1.1\r\nConnection: close\r\n\r\n")
+    heads.send("HEAD /f HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     let headReply = heads.readToEnd()
     #expect(headReply.text.contains("Content-Length: 5\r\n"))
     #expect(headReply.text.hasSuffix("\r\n\r\n"))
@@ -122,7 +122,7 @@ struct HotPathTests {
     }
     let client = try RawClient(port: server.port)
     for _ in 0..<5 {
-      client.send("GET / HTTP/1.1\r\n\r\n")
+      client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(client.readResponse()?.hasSuffix("fixed") == true)
     }
     #expect(server.requests.map(\.sequence) == [0, 1])
@@ -147,18 +147,18 @@ struct HotPathTests {
     }
     let client = try RawClient(port: server.port)
     for _ in 0..<5 {
-      client.send("GET / HTTP/1.1\r\n\r\n")
+      client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(client.readResponse()?.hasSuffix("fixed") == true)
     }
     // Requests 2–4 took the path that builds no RecordedRequest; the numbering went on through it.
-    client.send("GET /handler HTTP/1.1\r\n\r\n")
+    client.send("GET /handler HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse()?.hasSuffix("handled") == true)
     #expect(handled.current == [5])
     let seen = Locked([Int]())
     server.observeRecord { event in
       if case .request(let request) = event { seen.withLock { $0.append(request.sequence) } }
     }
-    client.send("GET / HTTP/1.1\r\n\r\n")
+    client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse()?.hasSuffix("fixed") == true)
     #expect(seen.current == [6])
     #expect(server.requests.map(\.sequence) == [0, 1])
@@ -172,7 +172,7 @@ struct HotPathTests {
     server.on(.get, "/", respond: .text("fixed"))
     let client = try RawClient(port: server.port)
     for _ in 0..<3 {
-      client.send("GET / HTTP/1.1\r\n\r\n")
+      client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(client.readResponse()?.hasSuffix("fixed") == true)
     }
     #expect(server.requests.isEmpty)
@@ -185,7 +185,7 @@ struct HotPathTests {
     defer { server.stop() }
     let client = try RawClient(port: server.port)
     func get(_ path: String) -> String? {
-      client.send("GET \(path) HTTP/1.1\r\n\r\n")
+      client.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
       return client.readResponse()
     }
     // Each change comes after the same request was resolved twice (and so remembered); a plain
@@ -212,7 +212,7 @@ struct HotPathTests {
     server.on(.get, "/late", respond: ServerResponse.text("late").delayed(by: .milliseconds(150)))
     let client = try RawClient(port: server.port)
     let start = ContinuousClock.now
-    client.send("GET /late HTTP/1.1\r\n\r\n")
+    client.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse()?.hasSuffix("late") == true)
     #expect(ContinuousClock.now - start >= .milliseconds(150))
   }
@@ -224,13 +224,13 @@ struct HotPathTests {
     var kept: [RawClient] = []
     for round in 0..<40 {
       let client = try RawClient(port: server.port)
-      client.send("GET /?round=\(round) HTTP/1.1\r\n\r\n")
+      client.send("GET /?round=\(round) HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(client.readResponse()?.hasSuffix("fixed") == true)
       // Every other client stays open, so descriptors are reused while others are held.
       if round.isMultiple(of: 2) { kept.append(client) }
     }
     for (index, client) in kept.enumerated() {
-      client.send("GET /?again=\(index) HTTP/1.1\r\n\r\n")
+      client.send("GET /?again=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(client.readResponse()?.hasSuffix("fixed") == true)
     }
     let requests = server.requests

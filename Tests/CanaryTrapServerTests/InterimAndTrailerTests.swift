@@ -79,12 +79,12 @@ struct InterimAndTrailerTests {
         .trailer("X-Checksum", "paced").preceded(by: .earlyHints(links: ["</a>"]))
         .paced(every: .milliseconds(20)))
     let fixed = try RawClient(port: server.port)
-    fixed.send("GET /fixed HTTP/1.1\r\nConnection: close\r\n\r\n")
+    fixed.send("GET /fixed HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     let fixedText = fixed.readToEnd().text
     #expect(fixedText.hasSuffix("\r\n\r\nplain"))
     #expect(!fixedText.contains("never"))
     let paced = try RawClient(port: server.port)
-    paced.send("GET /paced HTTP/1.1\r\nConnection: close\r\n\r\n")
+    paced.send("GET /paced HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     let pacedText = paced.readToEnd().text
     #expect(pacedText.hasPrefix("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\n"))
     #expect(pacedText.hasSuffix("3\r\none\r\n3\r\ntwo\r\n3\r\nsix\r\n0\r\nX-Checksum: paced\r\n\r\n"))

@@ -13,7 +13,7 @@ struct RawSocketServerTests {
     server.on(.post, "/second") { .text("second:\($0.bodyText)") }
     let client = try RawClient(port: server.port)
     client.send(
-      "GET /slow HTTP/1.1\r\nHost: x\r\n\r\nPOST /second HTTP/1.1\r\nContent-Length: 2\r\n\r\nhiGET /third HTTP/1.1\r\n\r\n"
+      "GET /slow HTTP/1.1\r\nHost: x\r\n\r\nPOST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /third HTTP/1.1\r\nHost: x\r\n\r\n"
     )
     let responses = try #require(client.readResponses(3))
     #expect(responses[0].hasSuffix("first"))
@@ -28,7 +28,7 @@ struct RawSocketServerTests {
     defer { server.stop() }
     server.on(.put, "/upload") { .text("got \($0.body.count)") }
     let client = try RawClient(port: server.port)
-    client.send("PUT /upload HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+    client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
     let interim = try #require(client.readResponse())
     #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
     client.send("hello")
@@ -39,7 +39,7 @@ struct RawSocketServerTests {
     let server = try makeServer { $0.maxBodyBytes = 100 }
     defer { server.stop() }
     let client = try RawClient(port: server.port)
-    client.send("PUT /upload HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
+    client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
     let reply = client.readToEnd()
     #expect(reply.text.hasPrefix("HTTP/1.1 413 "))
     #expect(reply.closed)
@@ -47,10 +47,10 @@ struct RawSocketServerTests {
   }
 
   @Test(arguments: [
-    ("BROKEN\r\n\r\n", "400"), ("GET / HTTP/1.1\r\nNoColon\r\n\r\n", "400"),
-    ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", "400"),
-    ("GET / HTTP/1.1\r\nX-Big: \(String(repeating: "b", count: 3000))\r\n\r\n", "431"),
-    ("POST / HTTP/1.1\r\nContent-Length: 999999\r\n\r\n", "413"),
+    ("BROKEN\r\n\r\n", "400"), ("GET / HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n", "400"),
+    ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", "400"),
+    ("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 3000))\r\n\r\n", "431"),
+    ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 999999\r\n\r\n", "413"),
   ])
   func badInputGetsItsStatusIsRecordedAndOthersAreServed(_ input: String, _ status: String) throws {
     let server = try makeServer {
@@ -68,7 +68,7 @@ struct RawSocketServerTests {
     let malformed = try #require(server.requests.first)
     #expect(malformed.malformed != nil)
     #expect(!malformed.raw.isEmpty)
-    bystander.send("GET /still-ok HTTP/1.1\r\n\r\n")
+    bystander.send("GET /still-ok HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(bystander.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
   }
 
@@ -76,7 +76,7 @@ struct RawSocketServerTests {
     let server = try makeServer()
     defer { server.stop() }
     let client = try RawClient(port: server.port)
-    let bytes = Array("GET /bin HTTP/1.1\r\nX-Latin: caf".utf8) + [0xE9] + Array("\r\n\r\n".utf8)
+    let bytes = Array("GET /bin HTTP/1.1\r\nHost: x\r\nX-Latin: caf".utf8) + [0xE9] + Array("\r\n\r\n".utf8)
     client.send(bytes)
     #expect(client.readResponse() != nil)
     let recorded = try #require(server.requests.first)
@@ -89,7 +89,7 @@ struct RawSocketServerTests {
     let server = try makeServer { $0.requestBodyTimeout = .milliseconds(150) }
     defer { server.stop() }
     let client = try RawClient(port: server.port)
-    client.send("POST /half HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc")
+    client.send("POST /half HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
     let reply = client.readToEnd()
     #expect(reply.closed)
     #expect(reply.text.hasPrefix("HTTP/1.1 408 "))
@@ -103,7 +103,7 @@ struct RawSocketServerTests {
     let server = try makeServer { $0.idleTimeout = .milliseconds(100) }
     defer { server.stop() }
     let client = try RawClient(port: server.port)
-    client.send("GET / HTTP/1.1\r\n\r\n")
+    client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse() != nil)
     let rest = client.readToEnd()
     #expect(rest.closed)
@@ -116,7 +116,7 @@ struct RawSocketServerTests {
     defer { server.stop() }
     do {
       let client = try RawClient(port: server.port)
-      client.send("POST /cut HTTP/1.1\r\nContent-Length: 100\r\n\r\npartial")
+      client.send("POST /cut HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\npartial")
     }
     let cut = try #require(await server.waitForRequests(count: 1).first)
     #expect(cut.malformed?.contains("mid-body") == true)
@@ -132,7 +132,8 @@ struct RawSocketServerTests {
     let oldReply = old.readToEnd()
     #expect(oldReply.closed && oldReply.text.contains("Connection: close"))
     let closing = try RawClient(port: server.port)
-    closing.send("GET /c HTTP/1.1\r\nConnection: close\r\n\r\nGET /ignored HTTP/1.1\r\n\r\n")
+    closing.send(
+      "GET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /ignored HTTP/1.1\r\nHost: x\r\n\r\n")
     let reply = closing.readToEnd()
     #expect(reply.closed && reply.text.components(separatedBy: "HTTP/1.1 404").count == 2)
     let keep = try RawClient(port: server.port)
@@ -145,7 +146,7 @@ struct RawSocketServerTests {
     defer { server.stop() }
     server.on(.head, "/h", respond: .text("twelve bytes"))
     let client = try RawClient(port: server.port)
-    client.send("HEAD /h HTTP/1.1\r\n\r\nHEAD /h HTTP/1.1\r\nConnection: close\r\n\r\n")
+    client.send("HEAD /h HTTP/1.1\r\nHost: x\r\n\r\nHEAD /h HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     let reply = client.readToEnd().text
     #expect(reply.components(separatedBy: "Content-Length: 12\r\n").count == 3)
     #expect(!reply.contains("twelve bytes"))
@@ -156,7 +157,9 @@ struct RawSocketServerTests {
     defer { server.stop() }
     server.on(.get, "/many") { .text("n=\($0.queryItem("n") ?? "")") }
     let clients = try (0..<1000).map { _ in try RawClient(port: server.port, receiveTimeout: 10) }
-    for (index, client) in clients.enumerated() { client.send("GET /many?n=\(index) HTTP/1.1\r\n\r\n") }
+    for (index, client) in clients.enumerated() {
+      client.send("GET /many?n=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+    }
     var served = 0
     for (index, client) in clients.enumerated() where client.readResponse()?.hasSuffix("n=\(index)") == true {
       served += 1
@@ -169,7 +172,9 @@ struct RawSocketServerTests {
     let server = try makeServer { $0.usePollInsteadOfEpoll = true }
     defer { server.stop() }
     let clients = try (0..<3).map { _ in try RawClient(port: server.port) }
-    for client in clients { client.send("GET /p HTTP/1.1\r\n\r\nGET /q HTTP/1.1\r\n\r\n") }
+    for client in clients {
+      client.send("GET /p HTTP/1.1\r\nHost: x\r\n\r\nGET /q HTTP/1.1\r\nHost: x\r\n\r\n")
+    }
     #expect(clients.allSatisfy { $0.readResponses(2) != nil })
     #expect(server.requests.count == 6)
   }
@@ -177,7 +182,7 @@ struct RawSocketServerTests {
   @Test func stopClosesEveryConnectionAndRefusesNewOnes() throws {
     let server = try makeServer()
     let client = try RawClient(port: server.port)
-    client.send("GET / HTTP/1.1\r\n\r\n")
+    client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(client.readResponse() != nil)
     server.stop()
     server.stop()
@@ -203,7 +208,7 @@ struct RawSocketBodyTests {
     defer { server.stop() }
     server.on(.post, "/chunked") { .text("len=\($0.body.count)") }
     let client = try RawClient(port: server.port)
-    client.send("POST /chunked HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\ncnry-a\r\n")
+    client.send("POST /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n6\r\ncnry-a\r\n")
     client.send("7;note=x\r\n-cnry-b\r\n0\r\nX-Trailer-Secret: cnry-trailer\r\n\r\n")
     #expect(client.readResponse()?.hasSuffix("len=13") == true)
     let recorded = try #require(server.requests.first)
@@ -217,9 +222,9 @@ struct RawSocketBodyTests {
     let big = String(repeating: "0123456789abcdef", count: 256 * 1024)  // 4 MiB
     server.on(.get, "/big", respond: .text(big))
     let slow = try RawClient(port: server.port)
-    slow.send("GET /big HTTP/1.1\r\n\r\n")
+    slow.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
     let other = try RawClient(port: server.port)
-    other.send("GET /small HTTP/1.1\r\n\r\n")
+    other.send("GET /small HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(other.readResponse()?.hasPrefix("HTTP/1.1 404") == true)
     #expect(slow.readResponse()?.hasSuffix(String(big.suffix(64))) == true)
   }

@@ -15,7 +15,7 @@ import Testing
       server.on(.get, "/", respond: .text("ok"))
       let client = try RawClient(port: server.port)
       // Ten pipelined requests keep the loop mid-turn while the two stops race it.
-      client.send(String(repeating: "GET / HTTP/1.1\r\n\r\n", count: 10))
+      client.send(String(repeating: "GET / HTTP/1.1\r\nHost: x\r\n\r\n", count: 10))
       DispatchQueue.concurrentPerform(iterations: 2) { _ in server.stop() }
       #expect(server.port > 0)
     }

@@ -22,7 +22,7 @@ struct UploadBudgetTests {
       let thread = Thread {
         defer { group.leave() }
         guard let client = try? RawClient(port: server.port, receiveTimeout: 20) else { return }
-        client.send("POST /up HTTP/1.1\r\nContent-Length: \(bodyBytes)\r\n\r\n")
+        client.send("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: \(bodyBytes)\r\n\r\n")
         guard client.send(body) == 0, let answer = client.readResponse() else { return }
         let status = answer.split(separator: "\r\n").first.map(String.init) ?? ""
         let echoed = answer.components(separatedBy: "\r\n\r\n").last ?? ""

@@ -1,7 +1,14 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Parses a complete request head (request line and header lines) from its bytes.
 ///
 /// Lines may end with CRLF or, leniently, with a bare LF. Obsolete line folding, a header line
-/// without a colon, whitespace before the colon and an empty name are rejected with 400.
+/// without a colon, whitespace before the colon, an empty name and a header line holding NUL or
+/// a bare CR are rejected with 400.
 enum HTTPHeadParser {
   /// Where one line lies: plain indices, so walking lines copies no slice (an optional tuple
   /// holding a slice went through generic value witnesses on every line).
@@ -81,6 +88,9 @@ enum HTTPHeadParser {
             ? "unsupported HTTP version \(version)"
             : "malformed request line", bytes))
     }
+    if let reason = forbiddenByte(in: bytes[afterRequestLine...]) {
+      return .failure(failure(.badRequest, reason, bytes))
+    }
     var headers = HTTPHeaders()
     headers.reserveCapacity(
       bytes[afterRequestLine...].withUnsafeBufferPointer { buffer in
@@ -111,6 +121,27 @@ enum HTTPHeadParser {
       && bytes[start + 2] == UInt8(ascii: "T") && bytes[start + 3] == UInt8(ascii: "P")
       && bytes[start + 4] == UInt8(ascii: "/") && bytes[start + 5] == UInt8(ascii: "1")
       && bytes[start + 6] == UInt8(ascii: ".")
+  }
+
+  /// Why header lines hold a byte RFC 9110 §5.5 forbids in a field (NUL, or a CR that does not
+  /// end its line), or nil. Searched with `memchr`: once for NUL, once per CR, so a head costs
+  /// about one call per line rather than a loop over every byte of every value.
+  static func forbiddenByte(in bytes: ArraySlice<UInt8>) -> String? {
+    bytes.withUnsafeBufferPointer { buffer -> String? in
+      guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+      if memchr(base, 0, buffer.count) != nil { return "NUL in a header line" }
+      var offset = 0
+      while offset < buffer.count,
+        let found = memchr(base + offset, Int32(HTTPBytes.cr), buffer.count - offset)
+      {
+        let index = UnsafeRawPointer(base).distance(to: found)
+        guard index + 1 < buffer.count, buffer[index + 1] == HTTPBytes.lf else {
+          return "bare CR in a header line"
+        }
+        offset = index + 2
+      }
+      return nil
+    }
   }
 
   /// A header-line problem, as text for the `malformed` reason.

@@ -213,6 +213,7 @@ struct HTTPRequestParser {
     guard let head else { return nil }
     let headers = head.headers
     let fields = head.framingFields
+    if let problem = fields.problem(version: head.version) { return fail(.badRequest, problem) }
     let wantsContinue =
       fields.contains(.expect) && head.version == "HTTP/1.1" && headers.hasToken("100-continue", in: "Expect")
     if fields.contains(.transferEncoding) {
@@ -221,11 +222,9 @@ struct HTTPRequestParser {
       }
       state = .chunkSize
     } else if fields.contains(.contentLength) {
-      let values = headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
-        .map { String($0).trimmingSpaces }
-      guard let first = values.first, values.allSatisfy({ $0 == first }), !first.isEmpty,
-        first.utf8.count <= 18, first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-        let length = Int(first)
+      // One field of digits: a list, even of equal values (`3, 3`), is refused (RFC 9112 §6.3).
+      guard let value = headers.values(for: "Content-Length").first, !value.isEmpty, value.utf8.count <= 18,
+        value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let length = Int(value)
       else {
         return fail(.badRequest, "invalid Content-Length")
       }
@@ -330,6 +329,9 @@ struct HTTPRequestParser {
       if line.isEmpty { return .request(complete()) }
       if trailerBytes > limits.maxHeaderBytes {
         return fail(.headerFieldsTooLarge, "trailers larger than \(limits.maxHeaderBytes) bytes")
+      }
+      if let reason = HTTPHeadParser.forbiddenByte(in: line) {
+        return fail(.badRequest, "trailer: \(reason)")
       }
       switch HTTPHeadParser.parseField(line) {
       case .success(let field): trailers.add(field.name, field.value)

@@ -27,14 +27,20 @@ struct ParsedRequestHead: Sendable {
   }
 }
 
-/// The header fields of a head that decide how its body is framed and whether the connection
-/// stays open.
+/// The header fields of a head that decide how its body is framed, whether the connection stays
+/// open and whether the head is valid at all (RFC 9112 §3.2: one `Host`; §6.3: one
+/// `Content-Length`), found in one pass over the names.
 struct FramingFields: OptionSet, Sendable {
   let rawValue: UInt8
   static let expect = FramingFields(rawValue: 1)
   static let transferEncoding = FramingFields(rawValue: 2)
   static let contentLength = FramingFields(rawValue: 4)
   static let connection = FramingFields(rawValue: 8)
+  static let host = FramingFields(rawValue: 16)
+  /// More than one `Host` field line.
+  static let repeatedHost = FramingFields(rawValue: 32)
+  /// More than one `Content-Length` field line.
+  static let repeatedContentLength = FramingFields(rawValue: 64)
 
   init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -43,14 +49,27 @@ struct FramingFields: OptionSet, Sendable {
     var found: FramingFields = []
     for (name, _) in headers {
       switch name.utf8.count {
+      case 4 where HTTPHeaders.namesMatch(name, "Host"):
+        found.insert(found.contains(.host) ? .repeatedHost : .host)
       case 6 where HTTPHeaders.namesMatch(name, "Expect"): found.insert(.expect)
       case 10 where HTTPHeaders.namesMatch(name, "Connection"): found.insert(.connection)
-      case 14 where HTTPHeaders.namesMatch(name, "Content-Length"): found.insert(.contentLength)
+      case 14 where HTTPHeaders.namesMatch(name, "Content-Length"):
+        found.insert(found.contains(.contentLength) ? .repeatedContentLength : .contentLength)
       case 17 where HTTPHeaders.namesMatch(name, "Transfer-Encoding"): found.insert(.transferEncoding)
       default: break
       }
     }
     rawValue = found.rawValue
+  }
+
+  /// Why a head with these fields must be answered 400, or nil: an HTTP/1.1 request without
+  /// `Host`, or any request with more than one `Host` or `Content-Length` field line (a
+  /// recipient that took one of two could frame the message unlike the next hop).
+  func problem(version: String) -> String? {
+    if contains(.repeatedHost) { return "more than one Host field" }
+    if !contains(.host) && version == "HTTP/1.1" { return "an HTTP/1.1 request without Host" }
+    if contains(.repeatedContentLength) { return "more than one Content-Length field" }
+    return nil
   }
 }
 

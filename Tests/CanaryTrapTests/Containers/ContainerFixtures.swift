@@ -60,6 +60,8 @@ struct ContainerFixtures {
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     process.currentDirectoryURL = root
+    // What a tool prints (sqlite3 echoes its pragmas' values) is not the test's output.
+    process.standardOutput = FileHandle.nullDevice
     try process.run()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(tool) \(arguments) failed", sourceLocation: sourceLocation)

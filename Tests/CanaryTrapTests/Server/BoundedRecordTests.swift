@@ -12,7 +12,7 @@ struct BoundedRecordTests {
     let server = try makeServer { $0.maxRecordedRequests = 5 }
     defer { server.stop() }
     let client = try RawClient(port: server.port)
-    client.send(String(repeating: "GET /n HTTP/1.1\r\n\r\n", count: 8))
+    client.send(String(repeating: "GET /n HTTP/1.1\r\nHost: x\r\n\r\n", count: 8))
     #expect(client.readResponses(8)?.count == 8)
     #expect(server.requests.count == 5)
     #expect(server.responses.count == 5)
@@ -27,7 +27,7 @@ struct BoundedRecordTests {
     let server = try makeServer { $0.maxRecordedRequests = 5 }
     defer { server.stop() }
     let client = try RawClient(port: server.port)
-    client.send(String(repeating: "GET /n HTTP/1.1\r\n\r\n", count: 5))
+    client.send(String(repeating: "GET /n HTTP/1.1\r\nHost: x\r\n\r\n", count: 5))
     #expect(client.readResponses(5)?.count == 5)
     #expect(server.requests.count == 5)
     #expect(server.counters.recordIsComplete)
@@ -39,7 +39,7 @@ struct BoundedRecordTests {
     server.on(.post, "/up") { .text("\($0.body.count)") }
     let body = String(repeating: "b", count: 800)
     let client = try RawClient(port: server.port)
-    let request = "POST /up HTTP/1.1\r\nContent-Length: 800\r\n\r\n\(body)"
+    let request = "POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 800\r\n\r\n\(body)"
     client.send(request + request)
     let answers = try #require(client.readResponses(2))
     #expect(answers.allSatisfy { $0.hasSuffix("\r\n\r\n800") }, "the handler saw every byte")
@@ -70,7 +70,7 @@ struct BoundedRecordTests {
       }
     }
     let client = try RawClient(port: server.port)
-    client.send(String(repeating: "GET /o HTTP/1.1\r\n\r\n", count: 3))
+    client.send(String(repeating: "GET /o HTTP/1.1\r\nHost: x\r\n\r\n", count: 3))
     #expect(client.readResponses(3)?.count == 3)
     // The server tells the observer right after the last byte left, so the client may be first.
     let deadline = ContinuousClock.now.advanced(by: .seconds(5))
@@ -89,8 +89,8 @@ struct BoundedRecordTests {
     let limit = LoopbackServer.Configuration().maxRecordedRequests
     let client = try RawClient(port: scope.server.port)
     client.send(
-      String(repeating: "GET /x HTTP/1.1\r\n\r\n", count: limit)
-        + "GET /x HTTP/1.1\r\nConnection: close\r\n\r\n")
+      String(repeating: "GET /x HTTP/1.1\r\nHost: x\r\n\r\n", count: limit)
+        + "GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     #expect(client.readToEnd().closed)
     let report = await scope.finish()
     #expect(report.errors.contains { $0.contains("record is incomplete (1 requests") }, "\(report.errors)")

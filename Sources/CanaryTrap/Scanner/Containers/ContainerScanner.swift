@@ -18,6 +18,8 @@ final class ContainerScanner {
   let budget: ExpansionBudget
   private(set) var findings: [LeakFinding] = []
   private(set) var scannedBytes = 0
+  /// The findings counted past ``ScanOptions/maxFindingsPerCanary`` and not kept, per source.
+  private(set) var omitted: [OmittedFindings] = []
   private(set) var failures: [String] = []
   /// The file being scanned, for formats read by random access (SQLite) at the top level.
   var topLevelFile: (any RandomAccessBytes)?
@@ -44,10 +46,13 @@ final class ContainerScanner {
 
   /// The source as the report lists it.
   func scannedSource(name: String) -> ScannedSource {
-    guard !failures.isEmpty else { return ScannedSource(name: name, bytes: scannedBytes) }
+    guard !failures.isEmpty else {
+      return ScannedSource(name: name, bytes: scannedBytes, omittedFindings: omitted)
+    }
     var reason = failures.joined(separator: "; ")
     if droppedFailures > 0 { reason += "; and \(droppedFailures) more failures" }
-    return ScannedSource(name: name, bytes: scannedBytes, status: .failed(reason: reason))
+    return ScannedSource(
+      name: name, bytes: scannedBytes, status: .failed(reason: reason), omittedFindings: omitted)
   }
 
   func record(_ error: any Error, at name: String) {
@@ -148,49 +153,16 @@ final class ContainerScanner {
     }
   }
 
-  /// Scans an SQLite database (a source per table, one line per row) or a WAL file.
+  /// Scans an SQLite database (a source per table, one line per row, and what no row holds) or a
+  /// WAL file.
   private func scanDatabase(_ bytes: any RandomAccessBytes, wal: Bool, name: String) throws {
-    var stream: ScanStream?
-    var unreached: ScanStream?
-    let finish = { (stream: ScanStream?) in
-      guard let stream else { return }
-      self.scannedBytes += stream.bytesScanned
-      self.findings += stream.finish()
-    }
+    let scan = SQLiteScan(scanner: scanner, name: name)
     defer {
-      finish(stream)
-      finish(unreached)
+      scannedBytes += scan.bytesScanned
+      findings += scan.findings
+      omitted += scan.omitted
     }
-    let tab: [UInt8] = [0x09]
-    let newline: [UInt8] = [0x0A]
-    let feedRow = { (values: [SQLiteValue]) in
-      guard let stream else { return }
-      for (index, value) in values.enumerated() {
-        if index > 0 { stream.feed(tab) }
-        stream.feed(value.lineBytes)
-      }
-      stream.feed(newline)
-    }
-    if wal {
-      stream = scanner.makeStream(source: name + "!")
-      try SQLiteWALReader(bytes: bytes).read(row: feedRow) { page in
-        stream?.feed(page)
-        stream?.feed(newline)
-      }
-      return
-    }
-    try SQLiteReader(bytes: bytes, name: name).read(
-      table: { table in
-        finish(stream)
-        stream = scanner.makeStream(source: Self.memberName(name, table))
-      },
-      row: feedRow,
-      unreached: { page in
-        if unreached == nil {
-          unreached = scanner.makeStream(source: Self.memberName(name, "(unreached pages)"))
-        }
-        unreached?.feed(page)
-      })
+    try wal ? scan.scanWAL(bytes) : scan.scanDatabase(bytes)
   }
 
   /// Scans a binary property list: one line per object (line N is object N-1); a data object
@@ -200,6 +172,7 @@ final class ContainerScanner {
     defer {
       scannedBytes += stream.bytesScanned
       findings += stream.finish()
+      omitted += stream.omittedFindings
     }
     let newline: [UInt8] = [0x0A]
     try list.read { index, object in
@@ -224,6 +197,7 @@ final class ContainerScanner {
     defer {
       scannedBytes += stream.bytesScanned
       findings += stream.finish()
+      omitted += stream.omittedFindings
     }
     if reader.available > 0 {
       stream.feed(UnsafeBufferPointer(start: reader.buffer + reader.position, count: reader.available))

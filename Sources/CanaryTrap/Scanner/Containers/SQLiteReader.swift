@@ -22,9 +22,12 @@ struct InMemoryBytes: RandomAccessBytes {
 /// Reads the rows of an SQLite 3 database file (the SQLite file format document): the schema on
 /// page 1, then every table's b-tree from its root page (table and WITHOUT ROWID index pages),
 /// each row's record decoded with values split across overflow pages put back together. Each
-/// row becomes one line of text (values separated by tabs) of a source named
-/// `db!/TABLE`; pages no table reaches (free pages that may keep deleted rows) are scanned raw as
-/// `db!/(unreached pages)`.
+/// row becomes one line of text (values separated by tabs) of a source named `db!/TABLE`.
+///
+/// Every byte that may still keep a deleted row is handed over as an ``SQLiteLeftover``: the free
+/// space of each b-tree page (the gap between cell pointers and cell content, freeblocks and
+/// fragments), the freelist's trunk and leaf pages, and pages nothing reaches; a deleted row's
+/// bytes are continued by the free overflow page they went on to.
 struct SQLiteReader {
   let bytes: any RandomAccessBytes
   let name: String
@@ -34,6 +37,9 @@ struct SQLiteReader {
   private(set) var pageSize = 0
   private(set) var usable = 0
   private(set) var pageCount = 0
+  /// The text encoding of the header (1 UTF-8, 2 UTF-16LE, 3 UTF-16BE), for the schema's names.
+  private(set) var textEncoding = 1
+  private(set) var firstFreelistTrunk = 0
 
   init(bytes: any RandomAccessBytes, name: String) throws {
     self.bytes = bytes
@@ -54,6 +60,8 @@ struct SQLiteReader {
         "the database is \(bytes.size) bytes, not a whole number of \(pageSize)-byte pages")
     }
     pageCount = bytes.size / pageSize
+    textEncoding = Self.be32(header, 56)
+    firstFreelistTrunk = Self.be32(header, 32)
   }
 
   func page(_ number: Int) throws -> [UInt8] {
@@ -67,40 +75,83 @@ struct SQLiteReader {
     return page
   }
 
+  /// A name from the schema, decoded in the database's text encoding.
+  func text(_ bytes: [UInt8]) -> String {
+    guard textEncoding == 2 || textEncoding == 3 else { return String(decoding: bytes, as: UTF8.self) }
+    let units = stride(from: 0, to: bytes.count - 1, by: 2).map {
+      textEncoding == 2
+        ? UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 : UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1])
+    }
+    return String(decoding: units, as: UTF16.self)
+  }
+
   /// Calls `row` for every row of every table, `table` once before each table's rows, and
-  /// `unreached` with every page no b-tree reached.
+  /// `leftover` with every byte no live row holds: each b-tree page's free space as its page is
+  /// walked, then every page no b-tree reached, in page order. A freelist that loops
+  /// or names pages outside the database is an error thrown after everything was read.
   func read(
-    table: (String) throws -> Void, row: ([SQLiteValue]) throws -> Void, unreached: ([UInt8]) throws -> Void
+    table: (String) throws -> Void, row: ([SQLiteValue]) throws -> Void,
+    leftover: (SQLiteLeftover) throws -> Void
   ) throws {
+    let freelist = try SQLiteFreelist(self, firstTrunk: firstFreelistTrunk)
+    let freeLeaves = Set(freelist.leaves)
+    let trunks = Set(freelist.trunks)
     var visited = Set<Int>()
+    // A freed cell's overflow chain went to the freelist's leaves, which SQLite leaves unwritten.
+    let overflowPage = { (number: Int) throws -> ArraySlice<UInt8>? in
+      guard freeLeaves.contains(number) else { return nil }
+      return try self.page(number)[4..<self.usable]
+    }
     var tables: [(String, Int)] = []
-    try walk(root: 1, visited: &visited) { values in
-      if values.count >= 4, case .text(let type) = values[0],
-        String(decoding: type, as: UTF8.self) == "table",
+    try walk(root: 1, visited: &visited, overflowPage: overflowPage, leftover: leftover) { values in
+      if values.count >= 4, case .text(let type) = values[0], text(type) == "table",
         case .text(let tableName) = values[1], case .integer(let root) = values[3], root > 0
       {
-        tables.append((String(decoding: tableName, as: UTF8.self), Int(root)))
+        tables.append((text(tableName), Int(root)))
       }
     }
     for (tableName, root) in tables {
       try table(tableName)
-      try walk(root: root, visited: &visited, row: row)
+      try walk(root: root, visited: &visited, overflowPage: overflowPage, leftover: leftover, row: row)
     }
-    for number in 1...max(pageCount, 1) where !visited.contains(number) && number <= pageCount {
-      try unreached(try page(number))
+    let unreached = (1...max(pageCount, 1)).filter { $0 <= pageCount && !visited.contains($0) }
+    // An unwritten page (a free leaf, or a page nothing lists) may be an overflow page whose first
+    // four bytes name the next page of its chain.
+    let chained = Set(unreached).subtracting(trunks)
+    for number in unreached {
+      let page = try page(number)
+      let place: SQLiteLeftover.Place =
+        trunks.contains(number) || freeLeaves.contains(number) ? .freePage(number) : .unreachedPage(number)
+      let next = Self.be32(page, 0)
+      if chained.contains(number), next != number, chained.contains(next) {
+        try leftover(
+          SQLiteLeftover(
+            place: place, page: page, range: 0..<usable, continuation: try self.page(next)[4..<usable]))
+        if usable < pageSize {
+          try leftover(SQLiteLeftover(place: place, page: page, range: usable..<pageSize))
+        }
+      } else {
+        try leftover(SQLiteLeftover(place: place, page: page, range: 0..<pageSize))
+      }
+    }
+    if let problem = freelist.problem {
+      throw ContainerError.corrupt(
+        "\(problem); \(freelist.dropped) freelist entries dropped (every page was still scanned)")
     }
   }
 
-  /// Visits the b-tree at `root` depth first, calling `row` with each record in key order.
-  func walk(root: Int, visited: inout Set<Int>, row: ([SQLiteValue]) throws -> Void) throws {
+  /// Visits the b-tree at `root` depth first, calling `row` with each record in key order and
+  /// `leftover` with each page's free space.
+  func walk(
+    root: Int, visited: inout Set<Int>, overflowPage: (Int) throws -> ArraySlice<UInt8>?,
+    leftover: (SQLiteLeftover) throws -> Void, row: ([SQLiteValue]) throws -> Void
+  ) throws {
     var stack = [root]
-    var order: [Int] = []
     // Depth-first with an explicit stack; children are pushed in reverse to keep key order.
     while let number = stack.popLast() {
       guard visited.insert(number).inserted else {
         throw ContainerError.corrupt("page \(number) is reached twice (a loop in the b-tree)")
       }
-      order.append(number)
       let page = try page(number)
       let start = number == 1 ? 100 : 0
       let type = page[start]
@@ -113,63 +164,42 @@ struct SQLiteReader {
       guard pointers + 2 * cellCount <= usable else {
         throw ContainerError.corrupt("page \(number) has too many cells")
       }
+      var live = [0..<(pointers + 2 * cellCount)]
       var children: [Int] = []
       for index in 0..<cellCount {
         let offset = Int(page[pointers + 2 * index]) << 8 | Int(page[pointers + 2 * index + 1])
         guard offset < usable else {
           throw ContainerError.corrupt("a cell of page \(number) points past the page")
         }
-        var cursor = offset
-        if interior {
-          guard cursor + 4 <= usable else {
-            throw ContainerError.corrupt("a cell of page \(number) is cut short")
-          }
-          children.append(Self.be32(page, cursor))
-          cursor += 4
-          if type == 0x05 { continue }
-        }
-        let payloadSize = try Self.varint(page, &cursor, limit: usable)
-        if type == 0x0D { _ = try Self.varint(page, &cursor, limit: usable) }
-        let payload = try assemble(
-          page: page, at: cursor, size: Int(payloadSize), table: type == 0x0D, visited: &visited)
+        let cell = try SQLiteCell(page, at: offset, type: type, usable: usable)
+        live.append(offset..<cell.end)
+        if let child = cell.child { children.append(child) }
+        if type == 0x05 { continue }
+        let payload = try assemble(page: page, cell: cell, visited: &visited)
         try row(try Self.record(payload))
+      }
+      for part in try SQLiteLeftover.freeSpace(
+        of: page, place: .freeSpace(page: number), btree: start, live: live, usable: usable,
+        overflowPage: overflowPage)
+      {
+        try leftover(part)
       }
       if interior {
         children.append(Self.be32(page, start + 8))
         stack.append(contentsOf: children.reversed())
       }
     }
-    _ = order
   }
 
   /// A cell's whole payload: its bytes on the page, then its overflow chain.
-  private func assemble(page: [UInt8], at offset: Int, size: Int, table: Bool, visited: inout Set<Int>) throws
-    -> [UInt8]
-  {
-    guard size >= 0, size <= Self.maxRecord else {
-      throw ContainerError.overLimit("a record of \(size) bytes is over \(Self.maxRecord)")
-    }
-    let maxLocal = table ? usable - 35 : (usable - 12) * 64 / 255 - 23
-    let minLocal = (usable - 12) * 32 / 255 - 23
-    var local = size
-    if size > maxLocal {
-      let k = minLocal + (size - minLocal) % (usable - 4)
-      local = k <= maxLocal ? k : minLocal
-    }
-    guard offset + local <= usable else {
-      throw ContainerError.corrupt("a cell runs past the end of its page")
-    }
-    var payload = Array(page[offset..<(offset + local)])
-    guard local < size else { return payload }
-    guard offset + local + 4 <= usable else {
-      throw ContainerError.corrupt("a cell's overflow pointer runs past its page")
-    }
-    var next = Self.be32(page, offset + local)
-    while payload.count < size {
+  private func assemble(page: [UInt8], cell: SQLiteCell, visited: inout Set<Int>) throws -> [UInt8] {
+    var payload = Array(page[cell.payload..<(cell.payload + cell.local)])
+    guard var next = cell.overflow else { return payload }
+    while payload.count < cell.payloadSize {
       guard next != 0 else { throw ContainerError.corrupt("an overflow chain ends before its record does") }
       guard visited.insert(next).inserted else { throw ContainerError.corrupt("an overflow chain loops") }
       let overflow = try self.page(next)
-      let take = min(usable - 4, size - payload.count)
+      let take = min(usable - 4, cell.payloadSize - payload.count)
       payload += overflow[4..<(4 + take)]
       next = Self.be32(overflow, 0)
     }
