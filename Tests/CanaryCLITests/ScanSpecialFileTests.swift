@@ -26,8 +26,8 @@ import Testing
   }
 
   /// Runs `body` and waits at most `seconds`; on a timeout, opens the FIFO for writing and for
-  /// reading (and closes it) so a blocked reader or writer ends, and returns `nil`. The clock runs on its own thread,
-  /// so a blocked cooperative thread cannot stop it.
+  /// reading (and closes it) so a blocked reader or writer ends, and returns `nil`. The body runs
+  /// on its own queue and the clock on its own thread, so blocked cooperative threads stop neither.
   static func bounded<T: Sendable>(
     seconds: Double, fifo: String, _ body: @escaping @Sendable () async -> T
   ) async -> T? {
@@ -41,7 +41,7 @@ import Testing
         if first { continuation.resume(returning: value) }
         return first
       }
-      Task { _ = finish(await body()) }
+      BlockingWorkExecutor.start { _ = finish(await body()) }
       Thread {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
