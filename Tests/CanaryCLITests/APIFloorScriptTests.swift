@@ -1,6 +1,7 @@
 // Runs CI/check-api-floor.py with `Process` (macOS and Linux only) and python3.
 #if os(macOS) || os(Linux)
   import Foundation
+  import ServerTestSupport
   import Testing
 
   /// CI/check-api-floor.py: passes on this repository, and catches a Swift Testing symbol newer
@@ -29,7 +30,7 @@
       let pipe = Pipe()
       process.standardOutput = pipe
       process.standardError = pipe
-      try process.run()
+      try ChildProcessLaunch.run(process)
       let data = pipe.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
       return (process.terminationStatus, String(decoding: data, as: UTF8.self))

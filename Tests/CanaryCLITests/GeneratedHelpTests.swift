@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryCLI
@@ -186,7 +187,7 @@ import Testing
     process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = try FileHandle(forWritingTo: error)
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try ChildProcessLaunch.run(process)
     process.waitUntilExit()
     return (
       process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "",

@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryCLI
@@ -89,7 +90,7 @@ import Testing
       _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
       process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
       process.standardError = try FileHandle(forWritingTo: errorFile)
-      try process.run()
+      try ChildProcessLaunch.run(process)
       process.waitUntilExit()
       return (process.terminationStatus, (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
     }

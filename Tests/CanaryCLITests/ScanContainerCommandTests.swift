@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryCLI
@@ -21,7 +22,7 @@ import Testing
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", "cd '\(workspace.root.path)' && tar -czf logs.tgz -C in net ui.log"]
-    try process.run()
+    try ChildProcessLaunch.run(process)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     return process.terminationStatus == 0
@@ -94,7 +95,7 @@ import Testing
       "DELETE FROM wal.requests WHERE id = 2", "COMMIT", ".shell cp wal.db-wal copy.db-wal",
     ]
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    try ChildProcessLaunch.run(process)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     return process.terminationStatus == 0

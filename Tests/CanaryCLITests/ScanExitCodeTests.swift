@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// Every exit status of `canary scan`, run as the built executable on real files (the contract CI
@@ -48,7 +49,7 @@ struct ScanExitCodeTests {
     process.standardInput = stdin
     process.standardOutput = stdout
     process.standardError = stderr
-    try process.run()
+    try ChildProcessLaunch.run(process)
     stdin.fileHandleForWriting.write(input)
     try stdin.fileHandleForWriting.close()
     let collected = Locked(Data())

@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryCLI
@@ -25,7 +26,7 @@ import Testing
     let output = Pipe()
     process.standardInput = input
     process.standardOutput = output
-    try process.run()
+    try ChildProcessLaunch.run(process)
     input.fileHandleForWriting.write(Data(text.utf8))
     try input.fileHandleForWriting.close()
     let data = output.fileHandleForReading.readDataToEndOfFile()

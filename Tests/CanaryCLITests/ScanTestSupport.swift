@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryCLI
@@ -99,7 +100,7 @@ let fileSystemTakesAnyBytes: Bool = {
       _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
       process.standardOutput = try FileHandle(forWritingTo: output)
       process.standardError = try FileHandle(forWritingTo: errorFile)
-      try process.run()
+      try ChildProcessLaunch.run(process)
       process.waitUntilExit()
       let status = process.terminationStatus
       return Outcome(

@@ -2,6 +2,7 @@
 #if os(macOS) || os(Linux)
   import CanaryTrap
   import Foundation
+  import ServerTestSupport
   import Testing
 
   #if canImport(FoundationNetworking)
@@ -37,7 +38,7 @@
       let output = Pipe()
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice
-      try process.run()
+      try ChildProcessLaunch.run(process)
       defer { if process.isRunning { process.terminate() } }
       let firstLine = try #require(readLine(from: output.fileHandleForReading))
       let baseURL = try #require(URL(string: firstLine))

@@ -85,7 +85,7 @@ struct WebSocketPeerTests {
     process.standardOutput = output
     process.standardError = error
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try ChildProcessLaunch.run(process)
     // Read before waiting, so a full pipe cannot block the child.
     let outData = output.fileHandleForReading.readDataToEndOfFile()
     let errData = error.fileHandleForReading.readDataToEndOfFile()

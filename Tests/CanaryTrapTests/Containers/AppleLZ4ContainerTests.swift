@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryTrap
@@ -33,7 +34,7 @@ import Testing
     let probe = Process()
     probe.executableURL = URL(fileURLWithPath: ContainerFixtures.locate("python3")!)
     probe.arguments = ["-c", check]
-    try probe.run()
+    try ChildProcessLaunch.run(probe)
     probe.waitUntilExit()
     guard probe.terminationStatus == 0 else {
       Issue.record("Python's lz4 module is not installed (pip install lz4); this container test did not run")

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryTrap
@@ -62,7 +63,7 @@ struct ContainerFixtures {
     process.currentDirectoryURL = root
     // What a tool prints (sqlite3 echoes its pragmas' values) is not the test's output.
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    try ChildProcessLaunch.run(process)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(tool) \(arguments) failed", sourceLocation: sourceLocation)
     return process.terminationStatus == 0

@@ -57,7 +57,13 @@ enum KindRow {
     let condensed = RequestKind.sensitiveNames.contains { $0.name == kind.name }
     var exchanges: [String] = []
     for request in requests {
-      exchanges.append(try exchange(request, port: trap.server.port, context, condensed: condensed))
+      if let failure = kind.failure {
+        // A failing exchange is the request as sent, then what goes wrong (the server's fault,
+        // a refusing port, a held answer), not one answer a plain socket could read.
+        exchanges.append(try failedExchange(request, failure, context))
+      } else {
+        exchanges.append(try exchange(request, port: trap.server.port, context, condensed: condensed))
+      }
     }
     var locations: [String] = []
     for canary in planter.canaries {
@@ -125,6 +131,17 @@ enum KindRow {
       url = next
     }
     return text
+  }
+
+  /// `` `POST /path` (request type): what fails ``, for a kind of ``RequestKind/failures``.
+  static func failedExchange(_ request: URLRequest, _ failure: ExchangeFailure, _ context: Context) throws
+    -> String
+  {
+    let url = try #require(request.url)
+    let requestType = request.value(forHTTPHeaderField: "Content-Type").map { " (\(mediaType($0)))" }
+    let timeout = failure == .timedOut ? ", timeout \(Int(request.timeoutInterval)) s" : ""
+    return "`\(request.httpMethod ?? "GET") \(context.target(url, condensed: false))`\(requestType ?? "")"
+      + "\(timeout): \(failure.summary)"
   }
 
   /// The media type of a `Content-Type` value, without its parameters.

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 
 /// Encoders written apart from `PatternEncoder`, or taken from Foundation and from real tools, that
 /// make the expected bytes of the scanner's oracle tests: a bug in the scanner's own encoders can
@@ -191,7 +192,7 @@ enum IndependentEncoders {
       let stdout = Pipe()
       process.standardInput = stdin
       process.standardOutput = stdout
-      do { try process.run() } catch { return nil }
+      do { try ChildProcessLaunch.run(process) } catch { return nil }
       stdin.fileHandleForWriting.write(input)
       try? stdin.fileHandleForWriting.close()
       let output = stdout.fileHandleForReading.readDataToEndOfFile()

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 
 /// Runs a real tool with bytes on its standard input and returns its standard output, or nil when
 /// the tool is not installed (the caller records that its check did not run).
@@ -18,7 +19,7 @@ enum ExternalTool {
       let stdout = Pipe()
       process.standardInput = stdin
       process.standardOutput = stdout
-      try process.run()
+      try ChildProcessLaunch.run(process)
       // Write on another thread so a large output cannot deadlock against a full input pipe.
       let writer = Thread {
         stdin.fileHandleForWriting.write(input)

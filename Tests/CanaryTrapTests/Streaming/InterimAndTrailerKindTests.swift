@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -117,7 +118,7 @@ struct InterimAndTrailerKindTests {
       let output = Pipe()
       process.standardOutput = output
       process.standardError = output
-      try process.run()
+      try ChildProcessLaunch.run(process)
       let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
       #expect(server.requests(to: "/trailers").count == 1)
