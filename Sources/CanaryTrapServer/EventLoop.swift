@@ -19,7 +19,7 @@ import Foundation
 /// state touched for every request is marked `@exclusivity(unchecked)` in release builds only:
 /// one thread means no overlapping access but our own, which debug builds (and so the test suite)
 /// still check, and the per-access runtime check was measured at a tenth of the serving thread's
-/// user time (BENCHMARKS.md, session 8).
+/// user time (BENCHMARKS.md, "Serve").
 final class EventLoop: @unchecked Sendable {
   let listener: ListeningSocket
   let state: ServerState

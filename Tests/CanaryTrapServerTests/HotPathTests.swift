@@ -4,7 +4,7 @@ import Testing
 
 @testable import CanaryTrapServer
 
-/// The behaviour the per-request fast paths of issue 17 must keep: one route lookup, fixed
+/// The behaviour the server's per-request fast paths must keep: one route lookup, fixed
 /// answers serialized once, no response record for requests not kept, the loop's own clock and
 /// connections found by descriptor.
 @Suite("Server hot path keeps its behaviour")

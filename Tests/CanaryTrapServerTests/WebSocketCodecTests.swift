@@ -4,7 +4,7 @@ import Testing
 @testable import CanaryTrapServer
 
 /// The WebSocket codec against RFC 6455's own examples (§1.3, §5.7), a round trip in arbitrary
-/// pieces, and every malformed frame the issue names, each answered with its close code.
+/// pieces, and every malformed frame RFC 6455 forbids, each answered with its close code.
 @Suite("WebSocket frames and handshake (RFC 6455)")
 struct WebSocketCodecTests {
   private static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }

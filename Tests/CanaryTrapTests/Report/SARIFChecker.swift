@@ -15,7 +15,7 @@ enum SARIFChecker {
     "array", "property", "value",
   ]
 
-  /// Whether a log must name `informationUri` (optional in SARIF §3.19.17, asked for by issue #15):
+  /// Whether a log must name `informationUri` (optional in SARIF §3.19.17; CanaryTrap names it):
   /// only once ``ProjectHome/url`` is a real address; a placeholder is left out, not shipped.
   static var informationURIRequired: Bool { !ProjectHome.isPlaceholder }
 

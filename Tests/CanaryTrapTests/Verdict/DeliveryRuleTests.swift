@@ -216,8 +216,8 @@ struct DeliveryRuleTests {
     #expect(!never.isDelivered, "\(family.name): two altered arrivals counted as delivered")
   }
 
-  /// Issue #19's first finding, in its own words: a header that arrives with *any* value is not
-  /// the canary delivered.
+  /// A header that arrives with *any* value is not the canary delivered: the proof compares the
+  /// value, not only the name.
   @Test("a header rewritten by the transport (same name, another value) is not delivered")
   func headerWithAnotherValueIsNotDelivered() async {
     var rewrite = VerdictProbe.Change()
