@@ -18,17 +18,12 @@ package struct CommandSpec: Sendable {
   package let subcommands: [CommandSpec]
   /// What the command runs once its command line parsed; `nil` for a group of subcommands.
   package let run: (@Sendable (ParsedCommand, CommandIO) async -> Int32)?
-  /// For a command that parses its own arguments (the older benchmarks): receives them unparsed,
-  /// `--help` included. Prefer declared ``options`` and ``run``.
-  package let passthrough: (@Sendable ([String], CommandIO) async -> Int32)?
 
   package init(
     name: String, abstract: String, discussion: String = "", options: [CommandOption] = [],
     arguments: [CommandArgument] = [], epilogue: String = "", subcommands: [CommandSpec] = [],
-    run: (@Sendable (ParsedCommand, CommandIO) async -> Int32)? = nil,
-    passthrough: (@Sendable ([String], CommandIO) async -> Int32)? = nil
+    run: (@Sendable (ParsedCommand, CommandIO) async -> Int32)? = nil
   ) {
-    self.passthrough = passthrough
     self.name = name
     self.abstract = abstract
     self.discussion = discussion
