@@ -17,6 +17,21 @@ import Foundation
 /// each round (2 by default, each on a fresh server) stops: the first round creates what the
 /// process keeps for good, and later rounds must not add to it; no TCP socket may stay open.
 enum LoadBenchmark {
+  static let requestsOption = Option<Int?>.integer(
+    "--requests", help: "Exchanges per round.", defaultValue: "10000", range: 1...10_000_000)
+
+  static let inFlightOption = Option<Int?>.integer(
+    "--in-flight", help: "Exchanges in flight at once.", defaultValue: "64", range: 1...4096)
+
+  static let wrkSecondsOption = Option<Int?>.integer(
+    "--wrk-seconds", help: "How long wrk runs; 0 skips it.", defaultValue: "10", range: 0...3600)
+
+  static let wrkConnectionsOption = Option<Int?>.integer(
+    "--wrk-connections", help: "wrk's connections.", defaultValue: "256", range: 1...10_000)
+
+  static let roundsOption = Option<Int?>.integer(
+    "--rounds", help: "Rounds, each on a fresh server.", defaultValue: "2", range: 1...100)
+
   static let command = CommandSpec(
     name: "load", abstract: "10,000 exchanges through URLSession, 64 in flight.",
     discussion: """
@@ -25,19 +40,13 @@ enum LoadBenchmark {
       record; then wrk (if installed) with many connections, after which the server must still \
       answer. Open descriptors are counted after each round; later rounds must not add to them.
       """,
-    options: [
-      .integer("--requests", help: "Exchanges per round.", defaultValue: "10000", range: 1...10_000_000),
-      .integer("--in-flight", help: "Exchanges in flight at once.", defaultValue: "64", range: 1...4096),
-      .integer("--wrk-seconds", help: "How long wrk runs; 0 skips it.", defaultValue: "10", range: 0...3600),
-      .integer("--wrk-connections", help: "wrk's connections.", defaultValue: "256", range: 1...10_000),
-      .integer("--rounds", help: "Rounds, each on a fresh server.", defaultValue: "2", range: 1...100),
-    ],
+    options: [requestsOption, inFlightOption, wrkSecondsOption, wrkConnectionsOption, roundsOption],
     run: { parsed, io in
       var settings = LoadSettings(
-        requests: parsed.integer("--requests") ?? 10_000, inFlight: parsed.integer("--in-flight") ?? 64)
-      settings.wrkSeconds = parsed.integer("--wrk-seconds") ?? 10
-      settings.wrkConnections = parsed.integer("--wrk-connections") ?? 256
-      settings.rounds = parsed.integer("--rounds") ?? 2
+        requests: parsed[requestsOption] ?? 10_000, inFlight: parsed[inFlightOption] ?? 64)
+      settings.wrkSeconds = parsed[wrkSecondsOption] ?? 10
+      settings.wrkConnections = parsed[wrkConnectionsOption] ?? 256
+      settings.rounds = parsed[roundsOption] ?? 2
       return await run(settings, io: io)
     })
 

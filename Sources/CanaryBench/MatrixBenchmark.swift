@@ -11,14 +11,17 @@ import Foundation
 /// Each run is a fresh scope (its own server and canaries) driving every built-in kind through
 /// an ephemeral `URLSession` behind a logger of method and route; the median run is reported.
 enum MatrixBenchmark {
+  static let runsOption = Option<Int?>.integer(
+    "--runs", help: "How many runs.", defaultValue: "5", range: 1...1000)
+
   static let command = CommandSpec(
     name: "matrix", abstract: "Wall time of the full matrix through URLSession.",
     discussion: """
       Each run is a fresh scope (its own server and canaries) driving every built-in kind through an \
       ephemeral URLSession behind a logger of method and route; the median run is reported.
       """,
-    options: [.integer("--runs", help: "How many runs.", defaultValue: "5", range: 1...1000)],
-    run: { parsed, io in await run(runs: parsed.integer("--runs") ?? 5, io: io) })
+    options: [runsOption],
+    run: { parsed, io in await run(runs: parsed[runsOption] ?? 5, io: io) })
 
   static func run(runs: Int, io: CommandIO) async -> Int32 {
     let session = URLSession(configuration: .ephemeral)

@@ -10,6 +10,31 @@ import Foundation
 
 /// `canary-bench scan`: scanner throughput on a synthetic log, against ripgrep when installed.
 enum ScanBenchmark {
+  static let sizeOption = Option<Int?>.integer(
+    "--size", placeholder: "MB", help: "Megabytes of synthetic log.", defaultValue: "400",
+    range: 1...1_000_000)
+
+  static let countsOption = Option<String?>.value(
+    "--counts", placeholder: "LIST", help: "Canary counts to scan for, comma-separated, each at least 5.",
+    defaultValue: "10,100,1000,5000",
+    check: { text in
+      parseCounts(text) == nil
+        ? "--counts needs numbers of at least 5, like 10,100,1000, not '\(text)'" : nil
+    })
+
+  static let repeatOption = Option<Int?>.integer(
+    "--repeat", help: "Runs per figure; the best is kept.", defaultValue: "3", range: 1...1000)
+
+  static let noRipgrepOption = Option<Bool>.flag("--no-rg", help: "Skip ripgrep.")
+
+  static let noHyperscanOption = Option<Bool>.flag("--no-hyperscan", help: "Skip Hyperscan.")
+
+  static let hyperscanScriptOption = Option<String?>.value(
+    "--hyperscan-script", placeholder: "PATH", help: "The Hyperscan driver script.",
+    defaultValue: "CI/bench/hyperscan_scan.py")
+
+  static let keepOption = Option<Bool>.flag("--keep", help: "Keep the log and its manifests.")
+
   static let command = CommandSpec(
     name: "scan", abstract: "Scanner throughput against ripgrep.",
     discussion: """
@@ -25,23 +50,8 @@ enum ScanBenchmark {
       with -c release.
       """,
     options: [
-      .integer(
-        "--size", placeholder: "MB", help: "Megabytes of synthetic log.", defaultValue: "400",
-        range: 1...1_000_000),
-      .value(
-        "--counts", placeholder: "LIST", help: "Canary counts to scan for, comma-separated, each at least 5.",
-        defaultValue: "10,100,1000,5000",
-        check: { text in
-          parseCounts(text) == nil
-            ? "--counts needs numbers of at least 5, like 10,100,1000, not '\(text)'" : nil
-        }),
-      .integer("--repeat", help: "Runs per figure; the best is kept.", defaultValue: "3", range: 1...1000),
-      .flag("--no-rg", help: "Skip ripgrep."),
-      .flag("--no-hyperscan", help: "Skip Hyperscan."),
-      .value(
-        "--hyperscan-script", placeholder: "PATH", help: "The Hyperscan driver script.",
-        defaultValue: "CI/bench/hyperscan_scan.py"),
-      .flag("--keep", help: "Keep the log and its manifests."),
+      sizeOption, countsOption, repeatOption, noRipgrepOption, noHyperscanOption, hyperscanScriptOption,
+      keepOption,
     ],
     run: { parsed, io in run(options(parsed), io: io) })
 
@@ -66,13 +76,13 @@ enum ScanBenchmark {
   /// The options a parsed command line sets (checked by the declarations).
   static func options(_ parsed: ParsedCommand) -> Options {
     var options = Options()
-    options.megabytes = parsed.integer("--size") ?? options.megabytes
-    options.counts = parsed.value("--counts").flatMap(parseCounts) ?? options.counts
-    options.repeats = parsed.integer("--repeat") ?? options.repeats
-    options.ripgrep = !parsed.flag("--no-rg")
-    options.hyperscan = !parsed.flag("--no-hyperscan")
-    options.hyperscanScript = parsed.value("--hyperscan-script") ?? options.hyperscanScript
-    options.keep = parsed.flag("--keep")
+    options.megabytes = parsed[sizeOption] ?? options.megabytes
+    options.counts = parsed[countsOption].flatMap(parseCounts) ?? options.counts
+    options.repeats = parsed[repeatOption] ?? options.repeats
+    options.ripgrep = !parsed[noRipgrepOption]
+    options.hyperscan = !parsed[noHyperscanOption]
+    options.hyperscanScript = parsed[hyperscanScriptOption] ?? options.hyperscanScript
+    options.keep = parsed[keepOption]
     return options
   }
 

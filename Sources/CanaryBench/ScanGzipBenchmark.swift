@@ -5,6 +5,18 @@ import Foundation
 /// `canary-bench scan-gzip`: scanning a gzip-compressed log against `gzip -dc > /dev/null` on the
 /// same file in the same run, with the peak memory of the scan.
 enum ScanGzipBenchmark {
+  static let sizeOption = Option<Int?>.integer(
+    "--size", placeholder: "MB", help: "Megabytes of synthetic log.", defaultValue: "1024",
+    range: 1...1_000_000)
+
+  static let countOption = Option<Int?>.integer(
+    "--count", help: "Canaries to scan for.", defaultValue: "1000", range: 6...1_000_000)
+
+  static let repeatOption = Option<Int?>.integer(
+    "--repeat", help: "Runs per figure; the best is kept.", defaultValue: "1", range: 1...1000)
+
+  static let keepOption = Option<Bool>.flag("--keep", help: "Keep the .gz and write manifest.json beside it.")
+
   static let command = CommandSpec(
     name: "scan-gzip", abstract: "Scanning a .gz log against gzip -dc > /dev/null.",
     discussion: """
@@ -16,18 +28,11 @@ enum ScanGzipBenchmark {
       64 MB). --keep keeps the .gz and writes manifest.json beside it, to repeat the scan in a \
       process of its own. Build with -c release; needs gzip on the PATH.
       """,
-    options: [
-      .integer(
-        "--size", placeholder: "MB", help: "Megabytes of synthetic log.", defaultValue: "1024",
-        range: 1...1_000_000),
-      .integer("--count", help: "Canaries to scan for.", defaultValue: "1000", range: 6...1_000_000),
-      .integer("--repeat", help: "Runs per figure; the best is kept.", defaultValue: "1", range: 1...1000),
-      .flag("--keep", help: "Keep the .gz and write manifest.json beside it."),
-    ],
+    options: [sizeOption, countOption, repeatOption, keepOption],
     run: { parsed, io in
       run(
-        megabytes: parsed.integer("--size") ?? 1024, count: parsed.integer("--count") ?? 1000,
-        repeats: parsed.integer("--repeat") ?? 1, keep: parsed.flag("--keep"), io: io)
+        megabytes: parsed[sizeOption] ?? 1024, count: parsed[countOption] ?? 1000,
+        repeats: parsed[repeatOption] ?? 1, keep: parsed[keepOption], io: io)
     })
 
   static func run(megabytes: Int, count: Int, repeats: Int, keep: Bool, io: CommandIO) -> Int32 {

@@ -5,6 +5,36 @@ import Foundation
 /// `canary-bench serve`: the loopback server under wrk (keep-alive), one-at-a-time latency over
 /// one connection, and the same figures for nginx when it is installed.
 enum ServeBenchmark {
+  static let durationOption = Option<String?>.value(
+    "--duration", placeholder: "D", help: "How long wrk runs, as wrk takes it (10s, 1m).",
+    defaultValue: "10s",
+    check: { text in
+      text.isEmpty || Int(text.dropLast()) == nil && Int(text) == nil
+        ? "--duration needs a length such as 10s or 1m, not '\(text)'" : nil
+    })
+
+  static let threadsOption = Option<Int?>.integer(
+    "--threads", help: "wrk's threads.", defaultValue: "2", range: 1...1024)
+
+  static let connectionsOption = Option<Int?>.integer(
+    "--connections", help: "wrk's connections.", defaultValue: "10", range: 1...100_000)
+
+  static let requestsOption = Option<Int?>.integer(
+    "--requests", help: "Sequential requests for the median round trip.", defaultValue: "2000",
+    range: 1...10_000_000)
+
+  static let noRecordOption = Option<Bool>.flag(
+    "--no-record", help: "Run the server with request recording off.")
+
+  static let serverCPUOption = Option<Int?>.integer(
+    "--server-cpu",
+    help: "Pin the server's I/O thread, and nginx, to this CPU (Linux; taskset for nginx).",
+    range: 0...1023)
+
+  static let clientCPUOption = Option<Int?>.integer(
+    "--client-cpu", help: "Pin the sequential client, and wrk, to this CPU (Linux; taskset for wrk).",
+    range: 0...1023)
+
   static let command = CommandSpec(
     name: "serve", abstract: "Loopback server requests/s under wrk.",
     discussion: """
@@ -15,36 +45,18 @@ enum ServeBenchmark {
       Run it from a release build: swift run -c release canary-bench serve
       """,
     options: [
-      .value(
-        "--duration", placeholder: "D", help: "How long wrk runs, as wrk takes it (10s, 1m).",
-        defaultValue: "10s",
-        check: { text in
-          text.isEmpty || Int(text.dropLast()) == nil && Int(text) == nil
-            ? "--duration needs a length such as 10s or 1m, not '\(text)'" : nil
-        }),
-      .integer("--threads", help: "wrk's threads.", defaultValue: "2", range: 1...1024),
-      .integer("--connections", help: "wrk's connections.", defaultValue: "10", range: 1...100_000),
-      .integer(
-        "--requests", help: "Sequential requests for the median round trip.", defaultValue: "2000",
-        range: 1...10_000_000),
-      .flag("--no-record", help: "Run the server with request recording off."),
-      .integer(
-        "--server-cpu",
-        help: "Pin the server's I/O thread, and nginx, to this CPU (Linux; taskset for nginx).",
-        range: 0...1023),
-      .integer(
-        "--client-cpu", help: "Pin the sequential client, and wrk, to this CPU (Linux; taskset for wrk).",
-        range: 0...1023),
+      durationOption, threadsOption, connectionsOption, requestsOption, noRecordOption, serverCPUOption,
+      clientCPUOption,
     ],
     run: { parsed, io in
       var options = Options()
-      options.duration = parsed.value("--duration") ?? options.duration
-      options.threads = parsed.integer("--threads") ?? options.threads
-      options.connections = parsed.integer("--connections") ?? options.connections
-      options.requests = parsed.integer("--requests") ?? options.requests
-      options.records = !parsed.flag("--no-record")
-      options.serverCPU = parsed.integer("--server-cpu")
-      options.clientCPU = parsed.integer("--client-cpu")
+      options.duration = parsed[durationOption] ?? options.duration
+      options.threads = parsed[threadsOption] ?? options.threads
+      options.connections = parsed[connectionsOption] ?? options.connections
+      options.requests = parsed[requestsOption] ?? options.requests
+      options.records = !parsed[noRecordOption]
+      options.serverCPU = parsed[serverCPUOption]
+      options.clientCPU = parsed[clientCPUOption]
       return await run(options, io: io)
     })
 

@@ -12,6 +12,31 @@ import Foundation
 /// second: first a flooding client and a slowloris group while a probe measures latency, then the
 /// same with `wrk` on top; then how long it takes to stop.
 enum SoakBenchmark {
+  static let durationOption = Option<Int?>.integer(
+    "--duration", placeholder: "SECONDS", help: "How long wrk runs.", defaultValue: "60",
+    range: 1...86_400)
+
+  static let abuseDurationOption = Option<Int?>.integer(
+    "--abuse-duration", placeholder: "SECONDS", help: "How long the abuse runs alone first; 0 skips it.",
+    defaultValue: "10", range: 0...86_400)
+
+  static let connectionsOption = Option<Int?>.integer(
+    "--connections", help: "wrk's connections.", defaultValue: "128", range: 1...100_000)
+
+  static let threadsOption = Option<Int?>.integer(
+    "--threads", help: "wrk's threads.", defaultValue: "2", range: 1...1024)
+
+  static let slowlorisOption = Option<Int?>.integer(
+    "--slowloris", help: "Slowloris connections.", defaultValue: "300", range: 0...100_000)
+
+  static let slowlorisIntervalOption = Option<Int?>.integer(
+    "--slowloris-interval", placeholder: "SECONDS",
+    help: "Seconds between a slowloris connection's bytes.",
+    defaultValue: "3", range: 1...3600)
+
+  static let descriptorLimitOption = Option<Int?>.integer(
+    "--descriptor-limit", help: "Run the server under prlimit --nofile=N:N.", range: 1...1_048_576)
+
   static let command = CommandSpec(
     name: "soak", abstract: "canary serve's memory and latency under wrk, a flood and slowloris.",
     discussion: """
@@ -29,31 +54,18 @@ enum SoakBenchmark {
       swift build -c release && .build/release/canary-bench soak
       """,
     options: [
-      .integer(
-        "--duration", placeholder: "SECONDS", help: "How long wrk runs.", defaultValue: "60",
-        range: 1...86_400),
-      .integer(
-        "--abuse-duration", placeholder: "SECONDS", help: "How long the abuse runs alone first; 0 skips it.",
-        defaultValue: "10", range: 0...86_400),
-      .integer("--connections", help: "wrk's connections.", defaultValue: "128", range: 1...100_000),
-      .integer("--threads", help: "wrk's threads.", defaultValue: "2", range: 1...1024),
-      .integer("--slowloris", help: "Slowloris connections.", defaultValue: "300", range: 0...100_000),
-      .integer(
-        "--slowloris-interval", placeholder: "SECONDS",
-        help: "Seconds between a slowloris connection's bytes.",
-        defaultValue: "3", range: 1...3600),
-      .integer(
-        "--descriptor-limit", help: "Run the server under prlimit --nofile=N:N.", range: 1...1_048_576),
+      durationOption, abuseDurationOption, connectionsOption, threadsOption, slowlorisOption,
+      slowlorisIntervalOption, descriptorLimitOption,
     ],
     run: { parsed, io in
       var options = Options()
-      options.duration = parsed.integer("--duration") ?? options.duration
-      options.abuseDuration = parsed.integer("--abuse-duration") ?? options.abuseDuration
-      options.connections = parsed.integer("--connections") ?? options.connections
-      options.threads = parsed.integer("--threads") ?? options.threads
-      options.slowloris = parsed.integer("--slowloris") ?? options.slowloris
-      options.slowlorisInterval = parsed.integer("--slowloris-interval") ?? options.slowlorisInterval
-      options.descriptorLimit = parsed.integer("--descriptor-limit")
+      options.duration = parsed[durationOption] ?? options.duration
+      options.abuseDuration = parsed[abuseDurationOption] ?? options.abuseDuration
+      options.connections = parsed[connectionsOption] ?? options.connections
+      options.threads = parsed[threadsOption] ?? options.threads
+      options.slowloris = parsed[slowlorisOption] ?? options.slowloris
+      options.slowlorisInterval = parsed[slowlorisIntervalOption] ?? options.slowlorisInterval
+      options.descriptorLimit = parsed[descriptorLimitOption]
       return await run(options, io: io)
     })
 

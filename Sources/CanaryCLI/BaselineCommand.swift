@@ -18,15 +18,7 @@ enum BaselineCommand {
       findings were counted but not listed (raise --max-findings): a baseline must list every leak.
       """,
     options: [
-      ScanArguments.manifestOption,
-      .value(
-        "--from-report", placeholder: "FILE",
-        help: "Read the leaks of this JSON report instead of scanning (repeatable).", repeatable: true),
-      OutputOptions.output("the baseline"), OutputOptions.force,
-      .value(
-        "--reason", placeholder: "TEXT",
-        help: "The reason recorded in every entry; edit entries to refine it.",
-        defaultValue: "\"known leak when the baseline was written\""),
+      ScanArguments.manifestOption, fromReportOption, outputOption, OutputOptions.force, reasonOption,
       ScanBaselineTriage.rootOption,
       ScanArguments.minFragmentOption, ScanArguments.maxFindingsOption, ScanArguments.maxBytesOption,
       OutputOptions.fifoWaitForPaths,
@@ -42,19 +34,29 @@ enum BaselineCommand {
 
   static let defaultReason = "known leak when the baseline was written"
 
+  static let fromReportOption = Option<[String]>.repeated(
+    "--from-report", placeholder: "FILE",
+    help: "Read the leaks of this JSON report instead of scanning (repeatable).")
+
+  static let outputOption = OutputOptions.output("the baseline")
+
+  static let reasonOption = Option<String?>.value(
+    "--reason", placeholder: "TEXT", help: "The reason recorded in every entry; edit entries to refine it.",
+    defaultValue: "\"\(defaultReason)\"")
+
   static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
     let root = ScanBaselineTriage.root(parsed)
-    let reports = parsed.allValues("--from-report")
+    let reports = parsed[fromReportOption]
     let report: LeakReport
     let output: OutputFile?
     do {
       if !reports.isEmpty {
-        guard parsed.positionals.isEmpty, !parsed.flag("--manifest") else {
+        guard parsed.positionals.isEmpty, parsed[ScanArguments.manifestOption] == nil else {
           throw ScanUsageError(
             description: "give either --from-report FILE or --manifest FILE PATH..., not both")
         }
         let read = CommandInput.files(reports.map { ScanPath($0) })
-        output = try OutputOptions.open(parsed, inputs: read)
+        output = try OutputOptions.open(parsed, option: outputOption, inputs: read)
         report = try ReportLeaks.read(reports)
       } else {
         (report, output) = try scan(parsed, io: io)
@@ -69,7 +71,7 @@ enum BaselineCommand {
       return CommandRunner.fail("\(error)", "canary baseline", io)
     }
     let baseline = LeakBaseline(
-      accepting: report, reason: parsed.value("--reason") ?? defaultReason,
+      accepting: report, reason: parsed[reasonOption] ?? defaultReason,
       sourceName: { ScanBaselineTriage.sourceName($0.source, root: root) })
     do {
       try OutputOptions.write(try baseline.jsonData(), to: output, io: io)
@@ -97,7 +99,7 @@ enum BaselineCommand {
     var walker = ScanInputWalker()
     let inputs = walker.inputs(for: arguments.paths)
     let read = CommandInput.files([arguments.manifest].compactMap { $0 }) + CommandInput.scanned(inputs)
-    let output = try OutputOptions.open(parsed, inputs: read)
+    let output = try OutputOptions.open(parsed, option: outputOption, inputs: read)
     let scanner = LeakScanner(canaries: manifest.canaries, options: arguments.scanOptions)
     let run = ScanRun.scan(inputs, with: scanner, bounds: arguments.bounds, io: io)
     if let problem = run.problems.first { throw ScanUsageError(description: problem) }

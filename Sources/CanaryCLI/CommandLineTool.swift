@@ -19,10 +19,13 @@ public enum CommandLineTool {
     KindsCommand.command,
   ]
 
+  /// `--version`, answered before any parsing (``run(_:io:)``); declared for the help.
+  static let versionOption = Option<Bool>.flag("--version", help: "Print the version and exit.")
+
   /// The root of the command tree: `canary <subcommand>`.
   static let root = CommandSpec(
     name: "canary", abstract: "Prove an app's networking code leaks no secret into its logs.",
-    options: [.flag("--version", help: "Print the version and exit.")],
+    options: [versionOption],
     epilogue: """
       Run 'canary help <subcommand>' or 'canary <subcommand> --help' for a subcommand's options. \
       Benchmarks are a separate executable: swift run -c release canary-bench --help.

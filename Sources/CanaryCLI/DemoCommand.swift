@@ -14,25 +14,28 @@ enum DemoCommand {
       every verdict matches what the example's design implies (the leaky examples are expected to \
       leak), 1 otherwise.
       """,
-    options: [
-      .value(
-        "--format", short: "f", placeholder: "FORMAT",
-        help: "Print the grids (text) or the combined JSON report.",
-        defaultValue: "text", choices: ["text", "json"]),
-      .value(
-        "--output-dir", short: "o", placeholder: "DIR", help: "Where the HTML and JSON reports go.",
-        defaultValue: "./canary-reports"),
-      .flag("--show-app-output", help: "Let the examples' own printing through to the terminal."),
-    ],
+    options: [formatOption, outputDirectoryOption, showAppOutputOption],
     run: { parsed, io in
       var options = Options()
-      if let format = parsed.value("--format") { options.format = format }
-      if let directory = parsed.value("--output-dir") {
+      if let format = parsed[formatOption] { options.format = format }
+      if let directory = parsed[outputDirectoryOption] {
         options.outputDirectory = URL(fileURLWithPath: directory, isDirectory: true)
       }
-      options.showAppOutput = parsed.flag("--show-app-output")
+      options.showAppOutput = parsed[showAppOutputOption]
       return await execute(options, io: io)
     })
+
+  static let formatOption = Option<String?>.value(
+    "--format", short: "f", placeholder: "FORMAT",
+    help: "Print the grids (text) or the combined JSON report.",
+    defaultValue: "text", choices: ["text", "json"])
+
+  static let outputDirectoryOption = Option<String?>.value(
+    "--output-dir", short: "o", placeholder: "DIR", help: "Where the HTML and JSON reports go.",
+    defaultValue: "./canary-reports")
+
+  static let showAppOutputOption = Option<Bool>.flag(
+    "--show-app-output", help: "Let the examples' own printing through to the terminal.")
 
   /// What a demo run does.
   struct Options {

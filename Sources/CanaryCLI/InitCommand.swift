@@ -16,17 +16,7 @@ enum InitCommand {
       code marked `// Replace with your API client` with your app's client. 'canary init --list' \
       prints every kind and what it plants.
       """,
-    options: [
-      .flag("--xctest", help: "Write the XCTest flavour instead of the Swift Testing one."),
-      .value(
-        "--output", short: "o", placeholder: "DIR",
-        help: "The test folder to write into (created if missing).",
-        defaultValue: "."),
-      .flag(
-        "--force",
-        help: "Replace an existing file of the same name (one the shell's > could write; its mode is kept)."),
-      .flag("--list", help: "Print every kind and what it plants."),
-    ],
+    options: [xctestOption, outputOption, forceOption, listOption],
     arguments: [
       CommandArgument(
         "KIND", help: "The request kind: \(TemplateCatalog.kinds.map(\.name).joined(separator: ", ")).",
@@ -34,13 +24,26 @@ enum InitCommand {
     ],
     run: { parsed, io in execute(parsed, io: io) })
 
+  static let xctestOption = Option<Bool>.flag(
+    "--xctest", help: "Write the XCTest flavour instead of the Swift Testing one.")
+
+  static let outputOption = Option<String?>.value(
+    "--output", short: "o", placeholder: "DIR", help: "The test folder to write into (created if missing).",
+    defaultValue: ".")
+
+  static let forceOption = Option<Bool>.flag(
+    "--force",
+    help: "Replace an existing file of the same name (one the shell's > could write; its mode is kept).")
+
+  static let listOption = Option<Bool>.flag("--list", help: "Print every kind and what it plants.")
+
   /// Runs `canary init` with `arguments` (after the word `init`).
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
     await CommandRunner.run(command, arguments, commandName: "canary init", io: io)
   }
 
   static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
-    if parsed.flag("--list") {
+    if parsed[listOption] {
       let width = TemplateCatalog.kinds.map(\.name.count).max() ?? 0
       for kind in TemplateCatalog.kinds {
         let padding = String(repeating: " ", count: width - kind.name.count + 2)
@@ -53,13 +56,13 @@ enum InitCommand {
       let names = TemplateCatalog.kinds.map(\.name).joined(separator: ", ")
       return fail("unknown kind '\(kindName)'; choose one of: \(names)", io: io)
     }
-    let xctest = parsed.flag("--xctest")
+    let xctest = parsed[xctestOption]
     guard let source = TemplateCatalog.source(of: kind, xctest: xctest) else {
       return fail("the \(kind.name) template is missing from this build", io: io)
     }
     return write(
-      source, named: kind.fileName(xctest: xctest), into: parsed.value("--output") ?? ".",
-      force: parsed.flag("--force"), io: io)
+      source, named: kind.fileName(xctest: xctest), into: parsed[outputOption] ?? ".",
+      force: parsed[forceOption], io: io)
   }
 
   /// Writes the template file through the same checks as every output, and prints where it went.
@@ -71,7 +74,8 @@ enum InitCommand {
     do {
       var info = stat()
       if folder.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
-        throw OutputFile.refusal("--output", folder, "it is not a directory; name the test folder")
+        throw OutputFile.refusal(
+          outputOption.declaration.name, folder, "it is not a directory; name the test folder")
       }
       do {
         try FileManager.default.createDirectory(
@@ -80,7 +84,8 @@ enum InitCommand {
         throw ScanUsageError(
           description: "cannot create \(folder.displayName): \(error.localizedDescription)")
       }
-      let output = try OutputFile(file, option: "--output", force: force, inputs: [], fifoWait: .zero)
+      let output = try OutputFile(
+        file, option: outputOption.declaration.name, force: force, inputs: [], fifoWait: .zero)
       try output.write { try $0(Data(source.utf8)) }
     } catch {
       return fail("\(error)", io: io)

@@ -10,13 +10,7 @@ enum KindsCommand {
       the request kinds RequestKind.kinds(fromOpenAPI:) or kinds(fromHAR:) make from it: one line \
       per planted location, then every construct that was NOT planted, by JSON pointer.
       """,
-    options: [
-      .value("--openapi", placeholder: "FILE", help: "The OpenAPI document."),
-      .value("--har", placeholder: "FILE", help: "The HAR archive."),
-      .flag(
-        "--json", help: "Print one JSON object (kinds, locations, skipped, declined) instead of a table."),
-      .flag("--strict", help: "Exit 3 when anything was not planted."),
-    ],
+    options: [openAPIOption, harOption, jsonOption, strictOption],
     epilogue: """
       EXIT STATUS:
         0  read (and, with --strict, everything planted)
@@ -25,11 +19,21 @@ enum KindsCommand {
       """,
     run: { parsed, io in execute(parsed, io: io) })
 
+  static let openAPIOption = Option<String?>.value(
+    "--openapi", placeholder: "FILE", help: "The OpenAPI document.")
+
+  static let harOption = Option<String?>.value("--har", placeholder: "FILE", help: "The HAR archive.")
+
+  static let jsonOption = Option<Bool>.flag(
+    "--json", help: "Print one JSON object (kinds, locations, skipped, declined) instead of a table.")
+
+  static let strictOption = Option<Bool>.flag("--strict", help: "Exit 3 when anything was not planted.")
+
   static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
-    let json = parsed.flag("--json")
-    let strict = parsed.flag("--strict")
-    let openAPI = parsed.value("--openapi")
-    let har = parsed.value("--har")
+    let json = parsed[jsonOption]
+    let strict = parsed[strictOption]
+    let openAPI = parsed[openAPIOption]
+    let har = parsed[harOption]
     if openAPI != nil, har != nil { return fail("give one document, got --openapi and --har", io: io) }
     let source = openAPI.map { (kind: "openapi", path: $0) } ?? har.map { (kind: "har", path: $0) }
     guard let source else { return fail("give --openapi FILE or --har FILE", io: io) }

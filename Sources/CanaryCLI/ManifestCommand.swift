@@ -17,18 +17,9 @@ enum ManifestCommand {
       says what is wrong with it, naming line and column for invalid JSON.
       """,
     options: [
-      .integer(
-        "--count", short: "n", help: "How many canaries to mint.", defaultValue: "1", range: 1...maximumCount),
-      .value(
-        "--shape", short: "s", placeholder: "SHAPE",
-        help: "The form of every value; mixed cycles through all.",
-        defaultValue: "token", choices: CanaryShape.allCases.map(\.rawValue) + ["mixed"]),
-      .value(
-        "--location-prefix", short: "l", placeholder: "PREFIX",
-        help: "The location names' stem: canaries go to PREFIX[1], PREFIX[2], …", defaultValue: "app.secret",
-        check: { $0.isEmpty ? "--location-prefix must not be empty" : nil }),
-      OutputOptions.output("the manifest"), OutputOptions.force, OutputOptions.fifoWait,
-      .value("--check", placeholder: "FILE", help: "Check this manifest instead of minting one."),
+      countOption, shapeOption, locationPrefixOption, outputOption, OutputOptions.force,
+      OutputOptions.fifoWait,
+      checkOption,
     ],
     epilogue: """
       EXIT STATUS:
@@ -37,11 +28,28 @@ enum ManifestCommand {
       """,
     run: { parsed, io in execute(parsed, io: io) })
 
+  static let countOption = Option<Int?>.integer(
+    "--count", short: "n", help: "How many canaries to mint.", defaultValue: "1", range: 1...maximumCount)
+
+  static let shapeOption = Option<String?>.value(
+    "--shape", short: "s", placeholder: "SHAPE", help: "The form of every value; mixed cycles through all.",
+    defaultValue: "token", choices: CanaryShape.allCases.map(\.rawValue) + ["mixed"])
+
+  static let locationPrefixOption = Option<String?>.value(
+    "--location-prefix", short: "l", placeholder: "PREFIX",
+    help: "The location names' stem: canaries go to PREFIX[1], PREFIX[2], …", defaultValue: "app.secret",
+    check: { $0.isEmpty ? "--location-prefix must not be empty" : nil })
+
+  static let outputOption = OutputOptions.output("the manifest")
+
+  static let checkOption = Option<ScanPath?>.path(
+    "--check", help: "Check this manifest instead of minting one.")
+
   static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
-    if let path = parsed.path("--check") { return check(path, io: io) }
-    let count = parsed.integer("--count") ?? 1
-    let shapeName = parsed.value("--shape") ?? "token"
-    let prefix = parsed.value("--location-prefix") ?? "app.secret"
+    if let path = parsed[checkOption] { return check(path, io: io) }
+    let count = parsed[countOption] ?? 1
+    let shapeName = parsed[shapeOption] ?? "token"
+    let prefix = parsed[locationPrefixOption] ?? "app.secret"
     let generator = CanaryGenerator()
     let canaries = (1...count).map { index in
       let shape =
@@ -55,7 +63,7 @@ enum ManifestCommand {
       var data = try manifest.jsonData()
       data.append(0x0A)
       _ = try CanaryManifest(jsonData: data)
-      let output = try OutputOptions.open(parsed, inputs: [])
+      let output = try OutputOptions.open(parsed, option: outputOption, inputs: [])
       try OutputOptions.write(data, to: output, io: io)
       if let output {
         CommandRunner.complain(

@@ -11,14 +11,12 @@ enum OutputOptions {
     + " of the command, or one the shell's > could not write is refused."
 
   /// `-o, --output FILE` for a command that writes `what` (such as `the report`).
-  static func output(_ what: String) -> CommandOption {
-    .value(
-      "--output", short: "o", placeholder: "FILE",
-      help: "Write \(what) there instead of standard output. " + rules)
+  static func output(_ what: String) -> Option<ScanPath?> {
+    .path("--output", short: "o", help: "Write \(what) there instead of standard output. " + rules)
   }
 
   /// `--force`: replace an existing output file.
-  static let force = CommandOption.flag(
+  static let force = Option<Bool>.flag(
     "--force", help: "Replace an existing output file (one the shell's > could write).")
 
   /// The default of `--fifo-wait`, in seconds: the wait every FIFO gets (a manifest's too).
@@ -31,7 +29,7 @@ enum OutputOptions {
   static let fifoWaitForPaths = fifoWaitOption(
     "How long a FIFO waits for its other end (the writer of a FIFO PATH, the reader of a FIFO output)")
 
-  private static func fifoWaitOption(_ what: String) -> CommandOption {
+  private static func fifoWaitOption(_ what: String) -> Option<Int?> {
     .integer(
       "--fifo-wait", placeholder: "SECONDS", help: what + " before the command gives up with an error.",
       defaultValue: "\(defaultFIFOWait)", range: 0...3600)
@@ -39,17 +37,18 @@ enum OutputOptions {
 
   /// The wait `--fifo-wait` asks for.
   static func fifoWaitDuration(_ parsed: ParsedCommand) -> Duration {
-    .seconds(parsed.integer("--fifo-wait") ?? defaultFIFOWait)
+    .seconds(parsed[fifoWait] ?? defaultFIFOWait)
   }
 
   /// The file `option` names, checked against the command's `inputs` (and a device or FIFO
   /// opened), or `nil` when the option was not given.
-  static func open(_ parsed: ParsedCommand, option: String = "--output", inputs: [CommandInput]) throws
+  static func open(_ parsed: ParsedCommand, option: Option<ScanPath?>, inputs: [CommandInput]) throws
     -> OutputFile?
   {
-    guard let path = parsed.path(option) else { return nil }
+    guard let path = parsed[option] else { return nil }
     return try OutputFile(
-      path, option: option, force: parsed.flag("--force"), inputs: inputs, fifoWait: fifoWaitDuration(parsed))
+      path, option: option.declaration.name, force: parsed[force], inputs: inputs,
+      fifoWait: fifoWaitDuration(parsed))
   }
 
   /// Writes `data` to `output`, or to standard output when `nil`; throws one line saying why not.

@@ -19,14 +19,15 @@ enum PatternsCommand {
       confirms it.
       """,
     options: [
-      ScanArguments.manifestOption,
-      .flag(
-        "--escaped",
-        help:
-          "Print every literal, tab-separated after its encoding and location, with bytes outside printable"
-          + " ASCII as \\xHH and backslash as \\\\."),
+      ScanArguments.manifestOption, escapedOption,
     ],
     run: { parsed, io in execute(parsed, io: io) })
+
+  static let escapedOption = Option<Bool>.flag(
+    "--escaped",
+    help:
+      "Print every literal, tab-separated after its encoding and location, with bytes outside printable"
+      + " ASCII as \\xHH and backslash as \\\\.")
 
   /// Runs `canary patterns` with `arguments` (after the word `patterns`).
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
@@ -35,7 +36,7 @@ enum PatternsCommand {
 
   static func execute(_ command: ParsedCommand, io: CommandIO) -> Int32 {
     let parsed = ScanArguments(command)
-    let escaped = command.flag("--escaped")
+    let escaped = command[escapedOption]
     let manifest: CanaryManifest
     do {
       manifest = try parsed.loadManifest()

@@ -11,14 +11,7 @@ enum ReportCommand {
       (one run per category). Writes it to FILE, or to standard output.
       """,
     options: [
-      OutputOptions.output("the merged log"), OutputOptions.force, OutputOptions.fifoWait,
-      .value(
-        "--category", placeholder: "NAME", help: "The code scanning category.", defaultValue: "canarytrap"),
-      .value(
-        "--baseline", short: "b", placeholder: "BASELINE",
-        help:
-          "The baseline the tests used (Configuration.knownLeaks): each of its entries that no report"
-          + " matched becomes a result with baselineState absent."),
+      outputOption, OutputOptions.force, OutputOptions.fifoWait, categoryOption, mergeBaselineOption,
     ],
     arguments: [CommandArgument("DIR", help: "The folder of .sarif files.")],
     run: { parsed, io in execute(parsed, io: io) })
@@ -32,11 +25,7 @@ enum ReportCommand {
       the entries of FILE that no report's findings matched: leaks that are fixed, or whose test \
       did not run. Remove them so that the leak cannot come back unnoticed.
       """,
-    options: [
-      .value(
-        "--baseline", short: "b", placeholder: "FILE",
-        help: "The baseline file the tests read into Configuration.knownLeaks (required).")
-    ],
+    options: [staleBaselineOption],
     arguments: [CommandArgument("DIR", help: "The folder of .sarif reports of one test run.")],
     epilogue: """
       EXIT STATUS
@@ -47,14 +36,31 @@ enum ReportCommand {
       """,
     run: { parsed, io in executeStale(parsed, io: io) })
 
+  static let outputOption = OutputOptions.output("the merged log")
+
+  static let categoryOption = Option<String?>.value(
+    "--category", placeholder: "NAME", help: "The code scanning category.", defaultValue: "canarytrap")
+
+  static let mergeBaselineOption = Option<ScanPath?>.path(
+    "--baseline", short: "b", placeholder: "BASELINE",
+    help:
+      "The baseline the tests used (Configuration.knownLeaks): each of its entries that no report"
+      + " matched becomes a result with baselineState absent.")
+
+  static let staleBaselineOption = Option<ScanPath?>.path(
+    "--baseline", short: "b",
+    help: "The baseline file the tests read into Configuration.knownLeaks (required).")
+
   static let command = CommandSpec(
     name: "report",
     abstract: "Merge per-test SARIF reports into one; list stale baseline entries.",
     subcommands: [merge, stale])
 
-  /// The baseline `--baseline` names, or nil after reporting why it cannot be read.
-  private static func baseline(_ parsed: ParsedCommand, command: String, io: CommandIO) -> [KnownLeak]?? {
-    guard let path = parsed.path("--baseline") else { return .some(nil) }
+  /// The baseline `option` names, or nil after reporting why it cannot be read.
+  private static func baseline(
+    _ parsed: ParsedCommand, _ option: Option<ScanPath?>, command: String, io: CommandIO
+  ) -> [KnownLeak]?? {
+    guard let path = parsed[option] else { return .some(nil) }
     do {
       return .some(try LeakBaseline(contentsOfPath: path.bytes).knownLeaks)
     } catch {
@@ -65,10 +71,10 @@ enum ReportCommand {
 
   static func executeStale(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
     let name = "canary report stale"
-    guard parsed.value("--baseline") != nil else {
+    guard parsed[staleBaselineOption] != nil else {
       return CommandRunner.fail("missing --baseline FILE", name, io)
     }
-    guard let read = baseline(parsed, command: name, io: io), let entries = read else {
+    guard let read = baseline(parsed, staleBaselineOption, command: name, io: io), let entries = read else {
       return ExitStatus.usage
     }
     let directory = parsed.positionals[0]
@@ -109,11 +115,11 @@ enum ReportCommand {
   static func execute(_ parsed: ParsedCommand, io: CommandIO) -> Int32 {
     let name = "canary report merge"
     let directory = parsed.positionals[0]
-    let category = parsed.value("--category") ?? "canarytrap"
+    let category = parsed[categoryOption] ?? "canarytrap"
     guard !category.isEmpty, !category.contains("/") else {
       return CommandRunner.fail("--category '\(category)' must be non-empty without '/'", name, io)
     }
-    guard let entries = baseline(parsed, command: name, io: io) else {
+    guard let entries = baseline(parsed, mergeBaselineOption, command: name, io: io) else {
       return ExitStatus.usage
     }
     let data: Data
@@ -121,8 +127,8 @@ enum ReportCommand {
     do {
       let reports = try SARIFMerge.reportFiles(in: URL(fileURLWithPath: directory))
       let read = CommandInput.files(
-        reports.map { ScanPath($0.path) } + [parsed.path("--baseline")].compactMap { $0 })
-      output = try OutputOptions.open(parsed, inputs: read)
+        reports.map { ScanPath($0.path) } + [parsed[mergeBaselineOption]].compactMap { $0 })
+      output = try OutputOptions.open(parsed, option: outputOption, inputs: read)
       data = try SARIFMerge.merge(
         directory: URL(fileURLWithPath: directory), category: category, baseline: entries)
       try OutputOptions.write(data + Data("\n".utf8), to: output, io: io)

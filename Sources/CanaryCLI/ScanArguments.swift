@@ -24,16 +24,17 @@ struct ScanArguments {
   /// The most findings `--max-findings` may keep per canary and source.
   static let maxFindingsLimit = 100_000
 
-  static let manifestOption = CommandOption.value(
-    "--manifest", short: "m", placeholder: "FILE",
+  static let manifestOption = Option<ScanPath?>.path(
+    "--manifest", short: "m",
     help:
       "The canary manifest (required; at least one canary, each value \(CanaryManifest.minimumValueLength) to"
       + " \(CanaryManifest.maximumValueLength) bytes with at least \(CanaryManifest.minimumDistinctCharacters)"
       + " distinct characters).")
 
-  static let formatOption = CommandOption.value(
+  static let formatOption = Option<String?>.value(
     "--format", short: "f", placeholder: "FORMAT", help: "The report format.", defaultValue: "text",
-    choices: ReportFormat.allCases.map(\.rawValue))
+    choices: ReportFormat.allCases.map(\.rawValue)
+  ).map { $0.flatMap(ReportFormat.init(rawValue:)) }
 
   static let outputOption = OutputOptions.output("the report")
 
@@ -41,14 +42,15 @@ struct ScanArguments {
   /// (``ContainerLimits/maxExpandedBytes``, 32 GiB), so no input is read further plain than packed.
   static let defaultMaxBytes = "\(ContainerLimits().maxExpandedBytes >> 30)G"
 
-  static let maxBytesOption = CommandOption.value(
+  static let maxBytesOption = Option<String?>.value(
     "--max-bytes", placeholder: "SIZE",
     help:
       "The most bytes read from one PATH (a file, a FIFO, a device such as /dev/zero, or standard input;"
       + " an archive has its own limits). One that holds more is scanned that far and the scan is"
       + " inconclusive (exit 3), never clean. A number of bytes, or with K, M, G or T (powers of 1024).",
     defaultValue: defaultMaxBytes,
-    check: { byteCount($0) == nil ? "--max-bytes needs a size such as 512M or 16G, not '\($0)'" : nil })
+    check: { byteCount($0) == nil ? "--max-bytes needs a size such as 512M or 16G, not '\($0)'" : nil }
+  ).map { $0.flatMap(byteCount) }
 
   /// `512`, `64K`, `512M`, `16G`, `1T` as bytes (powers of 1024), or `nil`; at least 1.
   static func byteCount(_ text: String) -> Int? {
@@ -65,7 +67,7 @@ struct ScanArguments {
     return number << shift
   }
 
-  static let minFragmentOption = CommandOption.value(
+  static let minFragmentOption = Option<String?>.value(
     "--min-fragment", placeholder: "N",
     help:
       "Shortest fragment of a value reported, in bytes (at least \(ScanOptions.minimumFragmentLength);"
@@ -78,9 +80,10 @@ struct ScanArguments {
           + " (shorter fragments of a random value turn up by chance in ordinary logs)"
       }
       return nil
-    })
+    }
+  ).map { $0.flatMap { Int($0) } }
 
-  static let maxFindingsOption = CommandOption.integer(
+  static let maxFindingsOption = Option<Int?>.integer(
     "--max-findings",
     help: "Findings listed per canary and source; every report still counts the rest exactly.",
     defaultValue: "\(ScanOptions.defaultMaxFindingsPerCanary)", range: 1...maxFindingsLimit)
@@ -95,12 +98,12 @@ struct ScanArguments {
 
   /// Reads the scan options out of a parsed command line.
   init(_ parsed: ParsedCommand) {
-    manifest = parsed.path("--manifest")
-    if let text = parsed.value("--format"), let format = ReportFormat(rawValue: text) { self.format = format }
-    output = parsed.path("--output")
-    minFragment = parsed.integer("--min-fragment")
-    maxFindings = parsed.integer("--max-findings")
-    if let size = parsed.value("--max-bytes").flatMap(Self.byteCount) { bounds.maxBytes = size }
+    manifest = parsed[Self.manifestOption]
+    if let format = parsed[Self.formatOption] { self.format = format }
+    output = parsed[Self.outputOption]
+    minFragment = parsed[Self.minFragmentOption]
+    maxFindings = parsed[Self.maxFindingsOption]
+    if let size = parsed[Self.maxBytesOption] { bounds.maxBytes = size }
     bounds.fifoWait = OutputOptions.fifoWaitDuration(parsed)
     paths = parsed.positionalPaths
   }

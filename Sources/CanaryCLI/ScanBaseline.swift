@@ -15,7 +15,7 @@ struct ScanBaselineTriage {
   let messages: [String]
 
   /// The option naming the root sources are named relative to.
-  static let rootOption = CommandOption.value(
+  static let rootOption = Option<String?>.value(
     "--root", placeholder: "DIR",
     help:
       "Name sources under DIR relative to it in baseline entries, so a baseline matches in any checkout."
@@ -24,7 +24,7 @@ struct ScanBaselineTriage {
 
   /// The root a parsed command names, or the current directory.
   static func root(_ parsed: ParsedCommand) -> String {
-    var root = parsed.value("--root") ?? FileManager.default.currentDirectoryPath
+    var root = parsed[rootOption] ?? FileManager.default.currentDirectoryPath
     if root.count > 1, root.hasSuffix("/") { root.removeLast() }
     return root
   }

@@ -20,12 +20,7 @@ enum ScanCommand {
       OutputOptions.force,
       ScanArguments.minFragmentOption, ScanArguments.maxFindingsOption, ScanArguments.maxBytesOption,
       OutputOptions.fifoWaitForPaths,
-      .value(
-        "--baseline", short: "b", placeholder: "FILE",
-        help:
-          "Accept the leaks this baseline file lists (see 'canary baseline'); a malformed file is an error."),
-      .flag("--fail-on-stale", help: "With --baseline: exit 1 when a baseline entry matched no finding."),
-      ScanBaselineTriage.rootOption,
+      baselineOption, failOnStaleOption, ScanBaselineTriage.rootOption,
     ],
     arguments: [ScanArguments.pathArgument],
     epilogue: """
@@ -41,6 +36,13 @@ enum ScanCommand {
            --max-bytes and was scanned only that far.
       """,
     run: { parsed, io in await execute(parsed, io: io) })
+
+  static let baselineOption = Option<ScanPath?>.path(
+    "--baseline", short: "b",
+    help: "Accept the leaks this baseline file lists (see 'canary baseline'); a malformed file is an error.")
+
+  static let failOnStaleOption = Option<Bool>.flag(
+    "--fail-on-stale", help: "With --baseline: exit 1 when a baseline entry matched no finding.")
 
   /// The generated help text.
   static var help: String { HelpFormatter.help(for: command, commandName: "canary scan") }
@@ -61,7 +63,7 @@ enum ScanCommand {
       guard !parsed.paths.isEmpty else {
         throw ScanUsageError(description: "no PATH to scan; use - for standard input")
       }
-      if let path = command.path("--baseline") { baseline = try LeakBaseline(contentsOfPath: path.bytes) }
+      if let path = command[baselineOption] { baseline = try LeakBaseline(contentsOfPath: path.bytes) }
     } catch {
       complain("\(error)", io)
       return ExitStatus.usage
@@ -70,8 +72,9 @@ enum ScanCommand {
     let inputs = walker.inputs(for: parsed.paths)
     let output: OutputFile?
     do {
-      let read = CommandInput.files([parsed.manifest, command.path("--baseline")].compactMap { $0 })
-      output = try OutputOptions.open(command, inputs: read + CommandInput.scanned(inputs))
+      let read = CommandInput.files([parsed.manifest, command[baselineOption]].compactMap { $0 })
+      output = try OutputOptions.open(
+        command, option: ScanArguments.outputOption, inputs: read + CommandInput.scanned(inputs))
     } catch {
       complain("\(error)", io)
       return ExitStatus.usage
@@ -100,7 +103,7 @@ enum ScanCommand {
     guard let triage else { return status }
     for line in triage.messages { complain(line, io) }
     if triage.uncoveredOmissions > 0 { return ExitStatus.leaks }
-    if command.flag("--fail-on-stale"), !triage.stale.isEmpty { return ExitStatus.leaks }
+    if command[failOnStaleOption], !triage.stale.isEmpty { return ExitStatus.leaks }
     return status
   }
 

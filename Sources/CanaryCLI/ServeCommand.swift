@@ -24,19 +24,7 @@ enum ServeCommand {
       message k, then the close handshake with the websocket.server.close.reason canary.
       """,
     options: [
-      ScanArguments.manifestOption,
-      .integer(
-        "--port", short: "p", help: "The loopback port to listen on; 0 picks an ephemeral port.",
-        defaultValue: "0",
-        range: 0...65535),
-      .value(
-        "--record", placeholder: "FILE",
-        help:
-          "Stream the record there instead of standard output (where it follows the base URL); it is"
-          + " checked and its first line written before anything is served. An existing file is"
-          + " truncated only with --force; a device or FIFO is written in place; a directory, the"
-          + " manifest, or a file the shell's > could not write is refused."),
-      OutputOptions.force, OutputOptions.fifoWait,
+      ScanArguments.manifestOption, portOption, recordOption, OutputOptions.force, OutputOptions.fifoWait,
     ],
     epilogue: """
       The base URL is printed on the first line of standard output once the server listens. The \
@@ -58,6 +46,19 @@ enum ServeCommand {
       return await execute(parsed, io: io, until: { await signals.wait() })
     })
 
+  static let portOption = Option<Int?>.integer(
+    "--port", short: "p", help: "The loopback port to listen on; 0 picks an ephemeral port.",
+    defaultValue: "0",
+    range: 0...65535)
+
+  static let recordOption = Option<ScanPath?>.path(
+    "--record",
+    help:
+      "Stream the record there instead of standard output (where it follows the base URL); it is"
+      + " checked and its first line written before anything is served. An existing file is"
+      + " truncated only with --force; a device or FIFO is written in place; a directory, the"
+      + " manifest, or a file the shell's > could not write is refused.")
+
   /// Runs `canary serve` with `arguments` (after the word `serve`).
   static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
     await CommandRunner.run(command, arguments, commandName: "canary serve", io: io)
@@ -68,10 +69,7 @@ enum ServeCommand {
     async
     -> Int32
   {
-    let spec = CommandSpec(
-      name: command.name, abstract: command.abstract, discussion: command.discussion,
-      options: command.options,
-      epilogue: command.epilogue, run: { parsed, io in await execute(parsed, io: io, until: stop) })
+    let spec = command.running { parsed, io in await execute(parsed, io: io, until: stop) }
     return await CommandRunner.run(spec, arguments, commandName: "canary serve", io: io)
   }
 
@@ -79,16 +77,16 @@ enum ServeCommand {
   static func execute(_ parsed: ParsedCommand, io: CommandIO, until stop: @Sendable () async -> Void) async
     -> Int32
   {
-    guard let manifestPath = parsed.path("--manifest") else {
+    guard let manifestPath = parsed[ScanArguments.manifestOption] else {
       return CommandRunner.fail("--manifest FILE is required", "canary serve", io)
     }
-    let port = UInt16(parsed.integer("--port") ?? 0)
+    let port = UInt16(parsed[portOption] ?? 0)
     let manifest: CanaryManifest
     let recordFile: OutputFile?
     do {
       manifest = try CanaryManifest(contentsOfPath: manifestPath.bytes)
       recordFile = try OutputOptions.open(
-        parsed, option: "--record", inputs: CommandInput.files([manifestPath]))
+        parsed, option: recordOption, inputs: CommandInput.files([manifestPath]))
     } catch {
       return CommandRunner.fail("\(error)", "canary serve", io)
     }

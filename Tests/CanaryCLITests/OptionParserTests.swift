@@ -7,15 +7,16 @@ import Testing
 /// The table-driven parser: every spelling of an option, `--` and `-`, and one error style that
 /// names the bad argument.
 @Suite struct OptionParserTests {
+  static let output = Option<String?>.value("--output", short: "o", placeholder: "FILE", help: "Where.")
+  static let format = Option<String?>.value(
+    "--format", short: "f", placeholder: "FORMAT", help: "How.", choices: ["text", "json"])
+  static let maxFindings = Option<Int?>.integer("--max-findings", help: "How many.", range: 1...10)
+  static let tag = Option<[String]>.repeated("--tag", placeholder: "T", help: "Repeatable.")
+  static let force = Option<Bool>.flag("--force", help: "Really.")
+
   static let spec = CommandSpec(
     name: "try", abstract: "A command to parse against.",
-    options: [
-      .value("--output", short: "o", placeholder: "FILE", help: "Where."),
-      .value("--format", short: "f", placeholder: "FORMAT", help: "How.", choices: ["text", "json"]),
-      .integer("--max-findings", help: "How many.", range: 1...10),
-      .value("--tag", placeholder: "T", help: "Repeatable.", repeatable: true),
-      .flag("--force", help: "Really."),
-    ],
+    options: [output, format, maxFindings, tag, force],
     arguments: [CommandArgument("PATH", help: "Paths.", required: false, repeating: true)])
 
   func parse(_ arguments: [String]) throws(CommandLineError) -> ParsedCommand {
@@ -36,24 +37,24 @@ import Testing
 
   @Test func everySpellingOfAValueIsTheSame() throws {
     for arguments in [["--output", "r.txt"], ["--output=r.txt"], ["-o", "r.txt"], ["-or.txt"]] {
-      #expect(try parse(arguments).value("--output") == "r.txt", "\(arguments)")
+      #expect(try parse(arguments)[Self.output] == "r.txt", "\(arguments)")
     }
-    #expect(try parse(["--output=a=b"]).value("--output") == "a=b")
-    #expect(try parse(["--output="]).value("--output") == "")
+    #expect(try parse(["--output=a=b"])[Self.output] == "a=b")
+    #expect(try parse(["--output="])[Self.output] == "")
   }
 
   @Test func flagsRepeatsAndLastValueWins() throws {
     let parsed = try parse(["--force", "--tag", "a", "--tag=b", "-f", "text", "--format", "json"])
-    #expect(parsed.flag("--force"))
-    #expect(parsed.allValues("--tag") == ["a", "b"])
-    #expect(parsed.value("--format") == "json")
-    #expect(!(try parse([])).flag("--force"))
+    #expect(parsed[Self.force])
+    #expect(parsed[Self.tag] == ["a", "b"])
+    #expect(parsed[Self.format] == "json")
+    #expect(!(try parse([]))[Self.force])
   }
 
   @Test func doubleDashEndsOptionsAndDashIsAnArgument() throws {
     let parsed = try parse(["a", "-", "--", "--force", "-h"])
     #expect(parsed.positionals == ["a", "-", "--force", "-h"])
-    #expect(!parsed.flag("--force"))
+    #expect(!parsed[Self.force])
   }
 
   @Test func helpWinsAnywhereBeforeDoubleDash() throws {

@@ -14,7 +14,7 @@ package enum CommandRunner {
       if let first = arguments.first, let child = spec.subcommands.first(where: { $0.name == first }) {
         return await run(child, Array(arguments.dropFirst()), commandName: "\(commandName) \(first)", io: io)
       }
-      if spec.run == nil, spec.passthrough == nil {
+      if spec.run == nil {
         return await checkingOutput(commandName, io) { io in
           guard let first = arguments.first else {
             io.writeOutput(HelpFormatter.help(for: spec, commandName: commandName))
@@ -51,7 +51,6 @@ package enum CommandRunner {
   private static func runLeaf(_ spec: CommandSpec, _ arguments: [String], commandName: String, io: CommandIO)
     async -> Int32
   {
-    if let passthrough = spec.passthrough { return await passthrough(arguments, io) }
     let outcome: OptionParser.Outcome
     do {
       outcome = try OptionParser.parse(

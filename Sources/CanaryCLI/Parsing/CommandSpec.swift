@@ -17,26 +17,28 @@ package struct CommandSpec: Sendable {
   /// Commands selected by the next word (`canary report merge`, `canary-bench scan`).
   package let subcommands: [CommandSpec]
   /// What the command runs once its command line parsed; `nil` for a group of subcommands.
-  package let run: (@Sendable (ParsedCommand, CommandIO) async -> Int32)?
-  /// For a command that parses its own arguments (the older benchmarks): receives them unparsed,
-  /// `--help` included. Prefer declared ``options`` and ``run``.
-  package let passthrough: (@Sendable ([String], CommandIO) async -> Int32)?
+  package private(set) var run: (@Sendable (ParsedCommand, CommandIO) async -> Int32)?
 
   package init(
-    name: String, abstract: String, discussion: String = "", options: [CommandOption] = [],
+    name: String, abstract: String, discussion: String = "", options: [any DeclaredOption] = [],
     arguments: [CommandArgument] = [], epilogue: String = "", subcommands: [CommandSpec] = [],
-    run: (@Sendable (ParsedCommand, CommandIO) async -> Int32)? = nil,
-    passthrough: (@Sendable ([String], CommandIO) async -> Int32)? = nil
+    run: (@Sendable (ParsedCommand, CommandIO) async -> Int32)? = nil
   ) {
-    self.passthrough = passthrough
     self.name = name
     self.abstract = abstract
     self.discussion = discussion
-    self.options = options
+    self.options = options.map(\.declaration)
     self.arguments = arguments
     self.epilogue = epilogue
     self.subcommands = subcommands
     self.run = run
+  }
+
+  /// The same command running `run` instead (a test's own stop trigger, for one).
+  package func running(_ run: @escaping @Sendable (ParsedCommand, CommandIO) async -> Int32) -> CommandSpec {
+    var copy = self
+    copy.run = run
+    return copy
   }
 
   /// The options help lists: the declared ones, then `-h, --help`.
