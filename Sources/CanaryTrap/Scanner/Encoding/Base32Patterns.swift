@@ -15,15 +15,21 @@ enum Base32Patterns {
     guard firstChar < lastChar else { return [] }
     var output: [UInt8] = []
     output.reserveCapacity(lastChar - firstChar)
-    for char in firstChar..<lastChar {
-      // Bits [5·char, 5·char + 5) of the data, where data bit 0 is the top bit of byte 0.
-      var symbol = 0
-      for bit in (char * 5)..<(char * 5 + 5) {
-        let byteIndex = bit / 8 - alignment
-        let byte = byteIndex >= 0 ? Int(value[byteIndex]) : 0
-        symbol = symbol << 1 | (byte >> (7 - bit % 8)) & 1
+    // Five data bytes (the value after `alignment` zero bytes) make eight characters.
+    func byte(_ index: Int) -> UInt64 {
+      index >= alignment && index < alignment + value.count ? UInt64(value[index - alignment]) : 0
+    }
+    var group = firstChar / 8
+    while group * 8 < lastChar {
+      var bits: UInt64 = 0
+      for index in group * 5..<group * 5 + 5 { bits = bits << 8 | byte(index) }
+      for offset in 0..<8 {
+        let char = group * 8 + offset
+        if char >= firstChar && char < lastChar {
+          output.append(alphabet[Int(bits >> UInt64(35 - 5 * offset) & 31)])
+        }
       }
-      output.append(alphabet[symbol])
+      group += 1
     }
     return output
   }

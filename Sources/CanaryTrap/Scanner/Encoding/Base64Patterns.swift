@@ -24,25 +24,33 @@ enum Base64Patterns {
   static func core(
     of value: [UInt8], alignment: Int, alphabet: [UInt8], includeTail: Bool = false
   ) -> [UInt8] {
-    let data = [UInt8](repeating: 0, count: alignment) + value
-    let totalBits = data.count * 8
+    let dataCount = alignment + value.count
+    let totalBits = dataCount * 8
     let firstChar = (alignment * 8 + 5) / 6
     let lastChar = includeTail ? (totalBits + 5) / 6 : totalBits / 6
     guard firstChar < lastChar else { return [] }
-    // Standard encoding, three bytes to four characters, then the characters wanted.
-    var encoded: [UInt8] = []
-    encoded.reserveCapacity((data.count + 2) / 3 * 4)
-    var index = 0
-    while index < data.count {
-      let b0 = Int(data[index])
-      let b1 = index + 1 < data.count ? Int(data[index + 1]) : 0
-      let b2 = index + 2 < data.count ? Int(data[index + 2]) : 0
-      encoded.append(alphabet[b0 >> 2])
-      encoded.append(alphabet[(b0 & 3) << 4 | b1 >> 4])
-      encoded.append(alphabet[(b1 & 15) << 2 | b2 >> 6])
-      encoded.append(alphabet[b2 & 63])
-      index += 3
+    // The data is `alignment` zero bytes, then the value, then zero bytes: encoded three bytes
+    // to four characters, keeping the characters wanted.
+    func byte(_ index: Int) -> Int {
+      index >= alignment && index < dataCount ? Int(value[index - alignment]) : 0
     }
-    return Array(encoded[firstChar..<lastChar])
+    var output: [UInt8] = []
+    output.reserveCapacity(lastChar - firstChar)
+    var group = firstChar / 4
+    while group * 4 < lastChar {
+      let b0 = byte(group * 3)
+      let b1 = byte(group * 3 + 1)
+      let b2 = byte(group * 3 + 2)
+      let first = group * 4
+      func emit(_ char: Int, _ symbol: Int) {
+        if char >= firstChar && char < lastChar { output.append(alphabet[symbol]) }
+      }
+      emit(first, b0 >> 2)
+      emit(first + 1, (b0 & 3) << 4 | b1 >> 4)
+      emit(first + 2, (b1 & 15) << 2 | b2 >> 6)
+      emit(first + 3, b2 & 63)
+      group += 1
+    }
+    return output
   }
 }
