@@ -16,6 +16,9 @@ public struct CanaryManifest: Sendable, Hashable {
   /// Values longer than this many UTF-8 bytes are refused: a canary is a token, not a document,
   /// and every byte of it multiplies the patterns searched.
   public static let maximumValueLength = 1024
+  /// Manifests with more canaries than this are refused: a scan keeps about 1.5 KB per canary
+  /// (its index entries and value), some 375 MB at the cap.
+  public static let maximumCanaryCount = 250_000
   /// Values with fewer distinct characters than this are refused (`aaaaaaaaaaaa`, twelve
   /// spaces): they match ordinary padding and repeated text, not a leak.
   public static let minimumDistinctCharacters = 5

@@ -21,6 +21,9 @@ enum ManifestDecoding {
     guard case .array(let entries)? = fields.removeValue(forKey: "canaries") else {
       throw ManifestError.invalidField(path: "canaries", expected: "an array of canaries")
     }
+    guard entries.count <= CanaryManifest.maximumCanaryCount else {
+      throw ManifestError.tooManyCanaries(count: entries.count, maximum: CanaryManifest.maximumCanaryCount)
+    }
     let canaries = try entries.enumerated().map { index, entry in try readCanary(entry, index: index) }
     return CanaryManifest(canaries: canaries, version: version, extraFields: fields)
   }
