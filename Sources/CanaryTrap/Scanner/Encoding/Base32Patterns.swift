@@ -13,24 +13,27 @@ enum Base32Patterns {
     let firstChar = (alignment * 8 + 4) / 5
     let lastChar = (alignment + value.count) * 8 / 5
     guard firstChar < lastChar else { return [] }
-    var output: [UInt8] = []
-    output.reserveCapacity(lastChar - firstChar)
     // Five data bytes (the value after `alignment` zero bytes) make eight characters.
-    func byte(_ index: Int) -> UInt64 {
-      index >= alignment && index < alignment + value.count ? UInt64(value[index - alignment]) : 0
-    }
-    var group = firstChar / 8
-    while group * 8 < lastChar {
-      var bits: UInt64 = 0
-      for index in group * 5..<group * 5 + 5 { bits = bits << 8 | byte(index) }
-      for offset in 0..<8 {
-        let char = group * 8 + offset
-        if char >= firstChar && char < lastChar {
-          output.append(alphabet[Int(bits >> UInt64(35 - 5 * offset) & 31)])
+    let groups = (lastChar + 7) / 8
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: groups * 5) { data in
+      data.initialize(repeating: 0)
+      for (index, byte) in value.enumerated() where alignment + index < data.count {
+        data[alignment + index] = byte
+      }
+      return alphabet.withUnsafeBufferPointer { alphabet in
+        [UInt8](unsafeUninitializedCapacity: lastChar - firstChar) { output, count in
+          for group in (firstChar / 8)..<groups {
+            var bits: UInt64 = 0
+            for index in group * 5..<group * 5 + 5 { bits = bits << 8 | UInt64(data[index]) }
+            for offset in 0..<8 {
+              let char = group * 8 + offset
+              guard char >= firstChar && char < lastChar else { continue }
+              output[char - firstChar] = alphabet[Int(bits >> UInt64(35 - 5 * offset) & 31)]
+            }
+          }
+          count = lastChar - firstChar
         }
       }
-      group += 1
     }
-    return output
   }
 }

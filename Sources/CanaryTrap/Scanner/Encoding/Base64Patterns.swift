@@ -31,26 +31,30 @@ enum Base64Patterns {
     guard firstChar < lastChar else { return [] }
     // The data is `alignment` zero bytes, then the value, then zero bytes: encoded three bytes
     // to four characters, keeping the characters wanted.
-    func byte(_ index: Int) -> Int {
-      index >= alignment && index < dataCount ? Int(value[index - alignment]) : 0
-    }
-    var output: [UInt8] = []
-    output.reserveCapacity(lastChar - firstChar)
-    var group = firstChar / 4
-    while group * 4 < lastChar {
-      let b0 = byte(group * 3)
-      let b1 = byte(group * 3 + 1)
-      let b2 = byte(group * 3 + 2)
-      let first = group * 4
-      func emit(_ char: Int, _ symbol: Int) {
-        if char >= firstChar && char < lastChar { output.append(alphabet[symbol]) }
+    let groups = (lastChar + 3) / 4
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: groups * 3) { data in
+      data.initialize(repeating: 0)
+      for (index, byte) in value.enumerated() where alignment + index < data.count {
+        data[alignment + index] = byte
       }
-      emit(first, b0 >> 2)
-      emit(first + 1, (b0 & 3) << 4 | b1 >> 4)
-      emit(first + 2, (b1 & 15) << 2 | b2 >> 6)
-      emit(first + 3, b2 & 63)
-      group += 1
+      return alphabet.withUnsafeBufferPointer { alphabet in
+        [UInt8](unsafeUninitializedCapacity: lastChar - firstChar) { output, count in
+          for group in (firstChar / 4)..<groups {
+            let b0 = Int(data[group * 3])
+            let b1 = Int(data[group * 3 + 1])
+            let b2 = Int(data[group * 3 + 2])
+            let symbols = (b0 >> 2, (b0 & 3) << 4 | b1 >> 4, (b1 & 15) << 2 | b2 >> 6, b2 & 63)
+            for offset in 0..<4 {
+              let char = group * 4 + offset
+              guard char >= firstChar && char < lastChar else { continue }
+              let symbol =
+                offset == 0 ? symbols.0 : offset == 1 ? symbols.1 : offset == 2 ? symbols.2 : symbols.3
+              output[char - firstChar] = alphabet[symbol]
+            }
+          }
+          count = lastChar - firstChar
+        }
+      }
     }
-    return output
   }
 }

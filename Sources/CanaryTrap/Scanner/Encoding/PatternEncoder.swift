@@ -21,6 +21,8 @@ enum PatternEncoder {
     var chain: EncodingChain
     var bytes: [UInt8]
     var isAnchor: Bool
+    /// For a base64 or base64url anchor, the alignment its core was made at; otherwise 0.
+    var alignment = 0
   }
 
   /// A canary's literals, with what the matcher confirms its anchors against, each built once.
@@ -32,28 +34,47 @@ enum PatternEncoder {
     var escapes: [(ScanEncoding, [[UInt8]])] = []
     /// The run anchors are made of (``anchorRange(of:)``), when the canary has anchors.
     var anchor: [UInt8]? = nil
+
+    /// The length of the longest of the forms ``forms(of:escapes:)`` makes for `canary`.
+    func longestForm(of canary: Canary) -> Int {
+      escapes.lazy.flatMap { $0.1 }.reduce(canary.value.utf8.count) { max($0, $1.count) }
+    }
   }
 
   /// The literals of `canary` (see ``patterns(for:encodings:)``), built once for the matcher.
   static func literals(for canary: Canary, encodings: Set<ScanEncoding>) -> CanaryLiterals {
     let value = canary.bytes
-    var seen: [[UInt8]] = []  // a few dozen literals: a linear search beats hashing them
+    // A few dozen literals: a linear search beats hashing them, and a signature of each (its
+    // length and first and last bytes) skips most comparisons.
+    var seen: [[UInt8]] = []
+    var signatures: [UInt64] = []
+    seen.reserveCapacity(96)
+    signatures.reserveCapacity(96)
+    func signature(_ bytes: [UInt8]) -> UInt64 {
+      guard let first = bytes.first, let last = bytes.last else { return 0 }
+      return UInt64(bytes.count) << 16 | UInt64(first) << 8 | UInt64(last)
+    }
     var result = CanaryLiterals()
+    result.literals.reserveCapacity(96)
     let searchesValue = !encodings.isDisjoint(with: [.raw, .caseInsensitive, .fragment])
     if searchesValue {
       result.literals.append(Literal(chain: .single(.raw), bytes: value, isAnchor: false))
     }
     seen.append(value)  // never report an encoding identical to the raw value under another name
-    func add(_ chain: EncodingChain, _ bytes: [UInt8], isAnchor: Bool = false) {
-      guard !bytes.isEmpty, !seen.contains(bytes) else { return }
+    signatures.append(signature(value))
+    func add(_ chain: EncodingChain, _ bytes: [UInt8], isAnchor: Bool = false, alignment: Int = 0) {
+      guard !bytes.isEmpty else { return }
+      let key = signature(bytes)
+      for index in signatures.indices where signatures[index] == key && seen[index] == bytes { return }
       seen.append(bytes)
-      result.literals.append(Literal(chain: chain, bytes: bytes, isAnchor: isAnchor))
+      signatures.append(key)
+      result.literals.append(Literal(chain: chain, bytes: bytes, isAnchor: isAnchor, alignment: alignment))
     }
     var digests = DigestCache(value: value)
     var standardCores: [[UInt8]]? = nil
     for encoding in ScanEncoding.allCases where encodings.contains(encoding) {
       // An escape that leaves every byte of the value as it is adds nothing: skip building it.
-      let isEscape = textEscapes.contains(encoding)
+      let isEscape = isTextEscape(encoding)
       if isEscape && !changes(encoding, value) { continue }
       if let hexDigest = digests.digest(for: encoding) {
         for bytes in hexDigest.isHex ? digestHex(hexDigest.bytes) : digestBase64(hexDigest.bytes) {
@@ -74,7 +95,16 @@ enum PatternEncoder {
       let anchor = Array(value[range])
       result.anchor = anchor
       for wrapper in anchorWrappers where encodings.contains(wrapper) {
-        for bytes in wrapped(anchor, in: wrapper) { add(.single(wrapper), bytes, isAnchor: true) }
+        guard wrapper == .base64 || wrapper == .base64url else {
+          for bytes in wrapped(anchor, in: wrapper) { add(.single(wrapper), bytes, isAnchor: true) }
+          continue
+        }
+        // `wrapped`'s cores, one per alignment (an anchor is long enough for all three).
+        for alignment in 0..<3 {
+          let alphabet = wrapper == .base64 ? Base64Patterns.standardAlphabet : Base64Patterns.urlAlphabet
+          let core = Base64Patterns.core(of: anchor, alignment: alignment, alphabet: alphabet)
+          add(.single(wrapper), core, isAnchor: true, alignment: alignment)
+        }
       }
     }
     return result
@@ -105,6 +135,14 @@ enum PatternEncoder {
 
   private static let base64OfBase64 = EncodingChain([.base64, .base64])
   private static let percentOfBase64 = EncodingChain([.base64, .percent])
+
+  /// Whether `encoding` is one of ``textEscapes``.
+  static func isTextEscape(_ encoding: ScanEncoding) -> Bool {
+    switch encoding {
+    case .percent, .form, .doublePercent, .jsonEscaped, .htmlEntity, .quotedPrintable: true
+    default: false
+    }
+  }
 
   /// The text escapes an anchor hit is confirmed against, in naming order.
   static let textEscapes: [ScanEncoding] = [
@@ -292,7 +330,8 @@ enum PatternEncoder {
   /// The value's digests, each computed once for its hex and base64 encodings.
   struct DigestCache {
     let value: [UInt8]
-    private var computed: [ScanEncoding: [UInt8]] = [:]
+    /// The digests computed, by the ordinal of their hex encoding.
+    private var computed: [[UInt8]?] = Array(repeating: nil, count: ScanEncoding.allCases.count)
 
     init(value: [UInt8]) { self.value = value }
 
@@ -310,7 +349,7 @@ enum PatternEncoder {
       case .md5Base64: (key, isHex) = (.md5Hex, false)
       default: return nil
       }
-      if let bytes = computed[key] { return (bytes, isHex) }
+      if let bytes = computed[key.ordinal] { return (bytes, isHex) }
       let bytes: [UInt8]
       switch key {
       case .sha256Hex: bytes = SHA256.digest(value)
@@ -319,7 +358,7 @@ enum PatternEncoder {
       case .sha1Hex: bytes = SHA1.digest(value)
       default: bytes = MD5.digest(value)
       }
-      computed[key] = bytes
+      computed[key.ordinal] = bytes
       return (bytes, isHex)
     }
   }

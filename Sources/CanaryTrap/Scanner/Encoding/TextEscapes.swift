@@ -5,13 +5,15 @@ enum TextEscapes {
 
   /// Hex digits of every byte.
   static func hex(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      output.append(digits[Int(byte >> 4)])
-      output.append(digits[Int(byte & 15)])
+    digits.withUnsafeBufferPointer { digits in
+      [UInt8](unsafeUninitializedCapacity: bytes.count * 2) { output, count in
+        for (index, byte) in bytes.enumerated() {
+          output[2 * index] = digits[Int(byte >> 4)]
+          output[2 * index + 1] = digits[Int(byte & 15)]
+        }
+        count = bytes.count * 2
+      }
     }
-    return output
   }
 
   static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -71,7 +71,8 @@ final class CompiledMatcher: @unchecked Sendable {
   private let keepsValues: Bool
   private let chainTable: MatcherTargets.ChainTable
 
-  init(canaries: [Canary], options: ScanOptions) {
+  /// Compiles `canaries`; `entryBudget` sizes the step (see ``IndexLayout``).
+  init(canaries: [Canary], options: ScanOptions, entryBudget: Int = IndexLayout.entryBudget) {
     let encodings = options.encodings
     let minFragment = options.effectiveMinFragment
     self.minFragment = minFragment
@@ -85,11 +86,12 @@ final class CompiledMatcher: @unchecked Sendable {
     // Compiled assuming 8-byte q-grams and the budget's step; compiled again in the rare set
     // whose shortest literal is too short for them.
     let assumed = IndexLayout(
-      gramLength: 8, step: IndexLayout.step(canaryCount: canaries.count, minFragment: minFragment),
+      gramLength: 8,
+      step: IndexLayout.step(canaryCount: canaries.count, minFragment: minFragment, budget: entryBudget),
       minFragment: minFragment)
     var compiled = Compilation(
       canaries: canaries, encodings: encodings, keepsValues: keepsValues, layout: assumed)
-    var shortest = max(compiled.shortest, 1)
+    var shortest = compiled.shortest == .max ? 8 : max(compiled.shortest, 1)
     if let minFragment, compiled.hasValues { shortest = min(shortest, minFragment) }
     let gramLength = min(8, shortest)
     let fitting = IndexLayout(
@@ -116,6 +118,11 @@ final class CompiledMatcher: @unchecked Sendable {
     .percent, .form, .doublePercent, .hex, .base32, .sha512Hex, .sha384Hex, .sha256Hex, .sha1Hex, .md5Hex,
   ]
 
+  /// Whether `encoding` is in ``caseInsensitive``, without hashing it.
+  static func foldsCase(_ encoding: ScanEncoding) -> Bool { foldingByOrdinal[encoding.ordinal] }
+
+  private static let foldingByOrdinal = ScanEncoding.allCases.map { caseInsensitive.contains($0) }
+
   /// Bytes the matcher keeps in memory beyond the buffer itself and the canaries.
   var memoryFootprint: Int {
     index.memoryFootprint + values.memoryFootprint + targetStarts.count * 4
@@ -126,6 +133,7 @@ final class CompiledMatcher: @unchecked Sendable {
   func rebuildTargets(of canary: Int) -> CanaryTargets {
     var laidOut = MatcherTargets(chains: chainTable)
     laidOut.append(canaries[canary], index: canary, encodings: encodings, keepsValues: keepsValues)
+    assert(laidOut.chains.count == chains.count, "a canary named a chain the table lacks")
     return CanaryTargets(laidOut)
   }
 
@@ -146,101 +154,4 @@ final class CompiledMatcher: @unchecked Sendable {
     (UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self)) | ByteFold.filterFold)
       & mask
   }
-}
-
-/// One pass over the canaries: each canary's literals built, their q-grams indexed, its value
-/// laid out, and the literals dropped before the next canary.
-private struct Compilation {
-  var chains = MatcherTargets().chainTable
-  var values = ValueStore.Builder()
-  var targetStarts: [UInt32] = []
-  /// The index entries, grown with `realloc` (which moves large blocks without a second copy).
-  var entries: UnsafeMutablePointer<GramIndex.Entry>
-  var entryCount = 0
-  private var entryCapacity = 0
-  /// The shortest literal (`Int.max` when there is none), and whether any value is searched.
-  var shortest = Int.max
-  var hasValues = false
-  var maxLength = 0
-
-  init(canaries: [Canary], encodings: Set<ScanEncoding>, keepsValues: Bool, layout: IndexLayout) {
-    entryCapacity = max(64, canaries.count * 16)
-    entries = Self.allocate(entryCapacity)
-    targetStarts.reserveCapacity(canaries.count + 1)
-    var targetCount = 0
-    for (index, canary) in canaries.enumerated() {
-      var laidOut = MatcherTargets(chains: chains)
-      laidOut.append(canary, index: index, encodings: encodings, keepsValues: keepsValues)
-      chains = laidOut.chainTable
-      targetStarts.append(UInt32(targetCount))
-      laidOut.storage += [UInt8](repeating: 0, count: 8)  // q-gram loads read 8 bytes
-      laidOut.storage.withUnsafeBufferPointer { storage in
-        add(laidOut, storage.baseAddress!, canary: index, firstTarget: targetCount, layout: layout)
-      }
-      targetCount += laidOut.targets.count
-      if index == 255 { reserve(entryCount / 256 * canaries.count * 21 / 20) }
-    }
-    precondition(targetCount < Int(UInt32.max), "too many literals to number")
-    targetStarts.append(UInt32(targetCount))
-  }
-
-  private mutating func add(
-    _ laidOut: MatcherTargets, _ storage: UnsafePointer<UInt8>, canary: Int, firstTarget: Int,
-    layout: IndexLayout
-  ) {
-    var valueAdded = false
-    let mask = layout.gramMask
-    for (number, target) in laidOut.targets.enumerated() {
-      shortest = min(shortest, target.length)
-      maxLength = max(maxLength, target.length, target.reach)
-      let literal = storage + target.start
-      if target.isValue {
-        hasValues = true
-        valueAdded = true
-        values.append(
-          UnsafeBufferPointer(start: literal + target.length, count: target.length),
-          counts: laidOut.distinctiveCounts[target.countsStart...(target.countsStart + target.length)])
-      }
-      layout.forEachOffset(length: target.length, isValue: target.isValue, wrapsLines: target.wrapsLines) {
-        window, offset in
-        let gram = CompiledMatcher.foldedGram(at: literal + offset, mask: mask)
-        if target.isValue {
-          append(GramIndex.Entry(gram: gram, target: UInt32(canary), info: EntryInfo.value(offset: offset)))
-          return
-        }
-        let distance = EntryInfo.checkDistance(
-          length: target.length, offset: offset, gramLength: layout.gramLength, wrapsLines: target.wrapsLines)
-        let check = CompiledMatcher.foldedGram(at: literal + offset + distance, mask: mask)
-        let info = EntryInfo.literal(
-          window: window, checkDistance: distance, check: EntryInfo.checkHash(check))
-        append(GramIndex.Entry(gram: gram, target: UInt32(firstTarget + number), info: info))
-      }
-    }
-    if !valueAdded { values.append(UnsafeBufferPointer(start: nil, count: 0), counts: [0]) }
-  }
-
-  private mutating func append(_ entry: GramIndex.Entry) {
-    if entryCount == entryCapacity { reserve(entryCapacity + entryCapacity / 2) }
-    (entries + entryCount).initialize(to: entry)
-    entryCount += 1
-  }
-
-  private mutating func reserve(_ capacity: Int) {
-    guard capacity > entryCapacity else { return }
-    let bytes = capacity * MemoryLayout<GramIndex.Entry>.stride
-    guard let grown = realloc(entries, bytes) else {
-      fatalError("cannot allocate \(bytes) bytes for the index")
-    }
-    entries = grown.assumingMemoryBound(to: GramIndex.Entry.self)
-    entryCapacity = capacity
-  }
-
-  private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<GramIndex.Entry> {
-    let bytes = capacity * MemoryLayout<GramIndex.Entry>.stride
-    guard let memory = malloc(bytes) else { fatalError("cannot allocate \(bytes) bytes for the index") }
-    return memory.assumingMemoryBound(to: GramIndex.Entry.self)
-  }
-
-  /// Frees the entries of a pass that is compiled again.
-  func releaseEntries() { free(entries) }
 }

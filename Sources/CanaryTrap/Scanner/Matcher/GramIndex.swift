@@ -80,29 +80,50 @@ final class GramIndex: @unchecked Sendable {
     2 * bitsetWords * 8 + (bucketCount + 1) * 4 + entryCount * MemoryLayout<Entry>.stride
   }
 
-  /// Permutes the entries in place so each bucket's entries are contiguous (American flag sort:
-  /// each entry is moved straight to the next free slot of its bucket), with no second copy of
-  /// the entries.
+  /// Permutes the entries in place so each bucket's entries are contiguous, with no second copy
+  /// of the entries: first by the bucket's top bits into at most 256 groups, then each group
+  /// (small enough for the cache) by bucket.
   private func sortByBucket() {
-    let next = UnsafeMutablePointer<UInt32>.allocate(capacity: bucketCount)
-    defer { next.deallocate() }
-    next.update(from: bucketStarts, count: bucketCount)
-    for bucket in 0..<bucketCount {
-      let end = Int(bucketStarts[bucket + 1])
-      var index = Int(next[bucket])
+    let groupBits = min(8, bucketShiftBits)
+    let groupShift = bucketShiftBits - groupBits
+    let groupCount = 1 << groupBits
+    // Where each group's entries start: the start of its first bucket.
+    var groupStarts = (0...groupCount).map { Int(bucketStarts[min($0 << groupShift, bucketCount)]) }
+    groupStarts[groupCount] = entryCount
+    permute(from: 0, to: entryCount, starts: groupStarts) { self.bucket(of: $0.gram) >> groupShift }
+    for group in 0..<groupCount where groupStarts[group + 1] - groupStarts[group] > 1 {
+      let first = group << groupShift
+      let starts = (0...(1 << groupShift)).map { Int(bucketStarts[first + $0]) }
+      permute(from: groupStarts[group], to: groupStarts[group + 1], starts: starts) {
+        self.bucket(of: $0.gram) - first
+      }
+    }
+  }
+
+  /// The bits of a bucket number.
+  private var bucketShiftBits: Int { 64 - Int(bucketShift) }
+
+  /// American flag sort of `entries[from..<to]` into the bins `key` names, bin `b` starting at
+  /// `starts[b]` (with `starts.last == to`): each entry is moved straight to the next free slot
+  /// of its bin.
+  private func permute(from: Int, to: Int, starts: [Int], key: (Entry) -> Int) {
+    var next = starts
+    for bin in 0..<(starts.count - 1) {
+      let end = starts[bin + 1]
+      var index = next[bin]
       while index < end {
         var entry = entries[index]
-        var home = self.bucket(of: entry.gram)
-        while home != bucket {
-          let slot = Int(next[home])
+        var home = key(entry)
+        while home != bin {
+          let slot = next[home]
           next[home] += 1
           swap(&entry, &entries[slot])
-          home = self.bucket(of: entry.gram)
+          home = key(entry)
         }
         entries[index] = entry
         index += 1
       }
-      next[bucket] = UInt32(end)
+      next[bin] = end
     }
   }
 

@@ -25,9 +25,9 @@ struct IndexLayout: Equatable {
   /// The step for `canaryCount` canaries: the largest (at most ``maximumStep``) whose index fits
   /// ``entryBudget``, never less than 1, and small enough that every run of `minFragment` bytes
   /// holds a probe.
-  static func step(canaryCount: Int, minFragment: Int?) -> Int {
+  static func step(canaryCount: Int, minFragment: Int?, budget: Int = entryBudget) -> Int {
     var step = maximumStep
-    let fitting = entryBudget / max(1, canaryCount * entriesPerCanaryAtStepOne)
+    let fitting = budget / max(1, canaryCount * entriesPerCanaryAtStepOne)
     step = min(step, max(1, fitting))
     if let minFragment { step = min(step, max(1, minFragment - 8 + 1)) }
     return step

@@ -40,6 +40,12 @@ final class ValueStore: @unchecked Sendable {
       let first = counts.startIndex
       bytes += value.indices.lazy.map { counts[first + $0 + 1] > counts[first + $0] ? 1 : 0 }
     }
+
+    /// Appends the values `other` collected, after these.
+    mutating func append(contentsOf other: Builder) {
+      starts += other.starts.lazy.map { $0 + bytes.count }
+      bytes += other.bytes
+    }
   }
 
   deinit {
