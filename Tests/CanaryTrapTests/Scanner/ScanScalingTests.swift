@@ -93,6 +93,22 @@ import Testing
     #expect(large.scan(Data("nothing planted here\n".utf8), source: "clean.log").isEmpty)
   }
 
+  @Test func aLargeSetFindsNothingInCanariesOfTheSameShapesItDoesNotHold() {
+    // Strangers minted like the set (same prefixes, same alphabets), planted in every encoding
+    // above: near misses of every canary, and not one of them.
+    let canaries = Self.canaries(600)
+    let strangers = Self.canaries(60)
+    #expect(Set(strangers.map(\.value)).isDisjoint(with: canaries.map(\.value)))
+    let large = LeakScanner(
+      canaries: canaries, options: ScanOptions(), chunkSize: 1 << 20, entryBudget: Self.budgetOfALargeSet(600)
+    )
+    let found = large.scan(Data(Self.plantedText(strangers).utf8), source: "strangers.log")
+    #expect(found.isEmpty, "\(found.prefix(3))")
+    // The twin: one canary of the set among them is found.
+    let mixed = Self.plantedText(strangers) + "token=\(canaries[599].value)\n"
+    #expect(large.scan(Data(mixed.utf8), source: "mixed.log").map(\.canary) == [canaries[599]])
+  }
+
   /// Every JWT canary starts with the same header, and its base64 with the same characters: a
   /// probe there hits an entry of each canary, which a check of a second q-gram turns away.
   @Test func textEveryCanaryShares() throws {
