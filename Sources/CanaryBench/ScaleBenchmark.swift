@@ -132,7 +132,8 @@ enum ScaleBenchmark {
           python, [script, literals.path, log.path, "1"],
           outputFile: directory.appendingPathComponent("hs.out"),
           limit: limit)
-        let what = allEncodings ? "every encoding, \(literalCount) literals" : "raw values, \(literalCount) literals"
+        let what =
+          allEncodings ? "every encoding, \(literalCount) literals" : "raw values, \(literalCount) literals"
         io.writeOutput(hyperscanLine(theirs, what: what, limit: limit, ours: ours) + "\n")
       }
     }
