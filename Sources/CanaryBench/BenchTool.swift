@@ -6,6 +6,7 @@ public enum BenchTool {
   /// Every benchmark, in the order help lists them.
   static let benchmarks: [CommandSpec] = [
     ScanBenchmark.command,
+    ScaleBenchmark.command,
     ScanGzipBenchmark.command,
     ServeBenchmark.command,
     SoakBenchmark.command,

@@ -91,6 +91,15 @@ import Testing
     #expect(result.error.contains("line 2, column 32"), "\(result.error)")
   }
 
+  @Test func aManifestPastTheCanaryCapSaysHowManyAndTheBound() async throws {
+    let count = CanaryManifest.maximumCanaryCount + 1
+    let text = #"{"version": 1, "canaries": ["# + String(repeating: "0,", count: count - 1) + "0]}"
+    let result = try await scan(manifestText: text)
+    #expect(result.status == ExitStatus.usage)
+    #expect(result.error.contains("holds \(count) canaries"), "\(result.error)")
+    #expect(result.error.contains("at most \(CanaryManifest.maximumCanaryCount)"), "\(result.error)")
+  }
+
   @Test func unreadableManifestsSayWhy() async throws {
     let workspace = try ScanWorkspace()
     defer { workspace.remove() }

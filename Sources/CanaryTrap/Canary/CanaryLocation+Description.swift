@@ -25,6 +25,12 @@ extension CanaryLocation: CustomStringConvertible, LosslessStringConvertible {
 
   /// Parses a location's string form; a string that names no known location becomes ``custom(_:)``.
   public init(_ description: String) {
+    // Every known form starts with one of these: anything else is custom without being read.
+    let stems = ["request.", "response.", "final.url.", "websocket.", "client.held", "redirect"]
+    guard stems.contains(where: { description.utf8.starts(with: $0.utf8) }) else {
+      self = .custom(description)
+      return
+    }
     var reader = LocationReader(description)
     if let parsed = reader.readLocation(), reader.isAtEnd, parsed.description == description {
       self = parsed

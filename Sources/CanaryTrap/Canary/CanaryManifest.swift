@@ -16,6 +16,9 @@ public struct CanaryManifest: Sendable, Hashable {
   /// Values longer than this many UTF-8 bytes are refused: a canary is a token, not a document,
   /// and every byte of it multiplies the patterns searched.
   public static let maximumValueLength = 1024
+  /// Manifests with more canaries than this are refused: a scan keeps about 1.5 KB per canary
+  /// (its index entries and value), some 375 MB at the cap.
+  public static let maximumCanaryCount = 250_000
   /// Values with fewer distinct characters than this are refused (`aaaaaaaaaaaa`, twelve
   /// spaces): they match ordinary padding and repeated text, not a leak.
   public static let minimumDistinctCharacters = 5
@@ -69,6 +72,17 @@ public struct CanaryManifest: Sendable, Hashable {
     try jsonData().write(to: url, options: .atomic)
   }
 
+  /// How many different Unicode scalars `value` holds (a bitmap for ASCII, which a manifest of
+  /// 100,000 canaries checks 100,000 times).
+  private static func distinctScalars(_ value: String) -> Int {
+    var seen: (UInt64, UInt64) = (0, 0)
+    for byte in value.utf8 {
+      if byte >= 0x80 { return Set(value.unicodeScalars).count }
+      if byte < 64 { seen.0 |= 1 << byte } else { seen.1 |= 1 << (byte - 64) }
+    }
+    return seen.0.nonzeroBitCount + seen.1.nonzeroBitCount
+  }
+
   /// Checks that a canary can be scanned for; `index` names it in the error.
   static func validate(_ canary: Canary, at index: Int) throws {
     let length = canary.value.utf8.count
@@ -78,7 +92,7 @@ public struct CanaryManifest: Sendable, Hashable {
     if length > maximumValueLength {
       throw ManifestError.valueTooLong(index: index, length: length)
     }
-    let distinct = Set(canary.value.unicodeScalars).count
+    let distinct = distinctScalars(canary.value)
     if distinct < minimumDistinctCharacters || canary.value.allSatisfy(\.isWhitespace) {
       throw ManifestError.valueTooPlain(index: index, value: canary.value, distinct: distinct)
     }

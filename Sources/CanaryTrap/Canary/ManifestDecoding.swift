@@ -5,10 +5,14 @@ enum ManifestDecoding {
   static func decode(_ data: Data) throws -> CanaryManifest {
     try checkUTF8(data)
     let root: JSONValue
-    do {
-      root = try JSONDecoder().decode(JSONValue.self, from: data)
-    } catch {
-      throw ManifestError.invalidJSON(reason: syntaxError(in: data) ?? describe(error))
+    if let parsed = data.withUnsafeBytes({ FastJSONParser.parse($0.bindMemory(to: UInt8.self)) }) {
+      root = parsed
+    } else {
+      do {
+        root = try JSONDecoder().decode(JSONValue.self, from: data)
+      } catch {
+        throw ManifestError.invalidJSON(reason: syntaxError(in: data) ?? describe(error))
+      }
     }
     guard case .object(var fields) = root else {
       throw ManifestError.invalidJSON(reason: "the top level must be an object")
@@ -16,6 +20,9 @@ enum ManifestDecoding {
     let version = try readVersion(fields.removeValue(forKey: "version"))
     guard case .array(let entries)? = fields.removeValue(forKey: "canaries") else {
       throw ManifestError.invalidField(path: "canaries", expected: "an array of canaries")
+    }
+    guard entries.count <= CanaryManifest.maximumCanaryCount else {
+      throw ManifestError.tooManyCanaries(count: entries.count, maximum: CanaryManifest.maximumCanaryCount)
     }
     let canaries = try entries.enumerated().map { index, entry in try readCanary(entry, index: index) }
     return CanaryManifest(canaries: canaries, version: version, extraFields: fields)
@@ -56,6 +63,7 @@ enum ManifestDecoding {
   /// Throws ``ManifestError/invalidUTF8(offset:line:column:)`` at the first byte that is not
   /// part of well-formed UTF-8.
   static func checkUTF8(_ data: Data) throws {
+    if data.withUnsafeBytes(isASCII) { return }  // the common case, 8 bytes at a time
     let bytes = [UInt8](data)
     var iterator = bytes.makeIterator()
     var decoder = UTF8()
@@ -75,6 +83,21 @@ enum ManifestDecoding {
         throw ManifestError.invalidUTF8(offset: offset, line: line, column: offset - lineStart + 1)
       }
     }
+  }
+
+  /// Whether every byte is below 0x80.
+  private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var index = 0
+    var high: UInt64 = 0
+    while index + 8 <= bytes.count {
+      high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      index += 8
+    }
+    while index < bytes.count {
+      high |= UInt64(bytes[index])
+      index += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
   }
 
   /// The parser's reason for rejecting `data`, with its byte position turned into a line and

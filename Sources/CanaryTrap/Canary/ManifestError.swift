@@ -19,6 +19,8 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidUTF8(offset: Int, line: Int, column: Int)
   /// The manifest holds no canary, so a scan with it could prove nothing.
   case noCanaries
+  /// The manifest holds more than ``CanaryManifest/maximumCanaryCount`` canaries.
+  case tooManyCanaries(count: Int, maximum: Int)
 
   /// One line saying what is wrong and where.
   public var description: String {
@@ -41,6 +43,8 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
       "manifest is not UTF-8: invalid byte at line \(line), column \(column) (byte offset \(offset))"
     case .noCanaries:
       "manifest holds no canary (\"canaries\" is empty), so a scan with it could prove nothing"
+    case .tooManyCanaries(let count, let maximum):
+      "manifest holds \(count) canaries; a manifest may hold at most \(maximum), which bounds the memory a scan takes (about 1.5 KB a canary): split the canaries across manifests"
     }
   }
 }

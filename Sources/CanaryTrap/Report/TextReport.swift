@@ -115,6 +115,8 @@ extension String {
   /// The string with every control character (newlines, escape sequences, NUL) written as
   /// `\u{XX}`, so that a line of a text report stays one line and cannot drive a terminal.
   var withControlCharactersEscaped: String {
+    // Printable ASCII, the common case, has no control character.
+    if utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return self }
     var result = ""
     for scalar in unicodeScalars {
       if scalar.properties.generalCategory == .control {

@@ -17,6 +17,11 @@ public struct EncodingChain: Sendable, Hashable, Comparable, CustomStringConvert
   /// A chain of one encoding.
   public init(_ encoding: ScanEncoding) { steps = [encoding] }
 
+  /// The chain of one encoding, built once: a compiled set names one for each of its literals.
+  static func single(_ encoding: ScanEncoding) -> EncodingChain { singles[encoding.ordinal] }
+
+  private static let singles = ScanEncoding.allCases.map { EncodingChain($0) }
+
   /// Parses a rendered chain such as `json-escaped → base64` (`->` is accepted too); `nil` when a
   /// step is not a ``ScanEncoding`` name.
   package init?(name: String) {

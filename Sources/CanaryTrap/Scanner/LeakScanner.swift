@@ -23,8 +23,24 @@ public final class LeakScanner: Sendable {
   /// `raw` pattern.
   /// Computed on demand from the canaries (the compiled matcher keeps only packed bytes).
   package var patterns: [ScanPattern] {
-    canaries.filter { !$0.value.isEmpty }.flatMap {
-      PatternEncoder.patterns(for: $0, encodings: options.encodings)
+    var patterns: [ScanPattern] = []
+    forEachPattern { patterns.append($0) }
+    return patterns
+  }
+
+  /// Calls `body` with each of ``patterns`` in turn, building one canary's at a time (the
+  /// literals of 100,000 canaries take gigabytes at once).
+  package func forEachPattern(_ body: (ScanPattern) throws -> Void) rethrows {
+    try Self.forEachPattern(of: canaries, options: options, body)
+  }
+
+  /// Calls `body` with each literal a scanner of `canaries` with `options` searches for, without
+  /// compiling one.
+  package static func forEachPattern(
+    of canaries: [Canary], options: ScanOptions, _ body: (ScanPattern) throws -> Void
+  ) rethrows {
+    for canary in canaries where !canary.value.isEmpty {
+      for pattern in PatternEncoder.patterns(for: canary, encodings: options.encodings) { try body(pattern) }
     }
   }
   let matcher: CompiledMatcher
@@ -35,12 +51,13 @@ public final class LeakScanner: Sendable {
     self.init(canaries: canaries, options: options, chunkSize: ScanStream.defaultChunkSize)
   }
 
-  /// Compiles with a custom buffer size; tests use small ones to exercise chunk boundaries.
-  init(canaries: [Canary], options: ScanOptions, chunkSize: Int) {
+  /// Compiles with a custom buffer size; tests use small ones to exercise chunk boundaries, and a
+  /// small `entryBudget` to compile a few canaries as a large set is.
+  init(canaries: [Canary], options: ScanOptions, chunkSize: Int, entryBudget: Int = IndexLayout.entryBudget) {
     self.canaries = canaries
     self.options = options
     self.chunkSize = chunkSize
-    matcher = CompiledMatcher(canaries: canaries, options: options)
+    matcher = CompiledMatcher(canaries: canaries, options: options, entryBudget: entryBudget)
   }
 
   /// A stream that scans one source fed in chunks.

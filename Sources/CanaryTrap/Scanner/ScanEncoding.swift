@@ -53,3 +53,40 @@ public enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
   /// A run of at least ``ScanOptions/minFragment`` consecutive bytes of the value, in any case.
   case fragment
 }
+
+extension ScanEncoding {
+  /// The position of the encoding in ``allCases``.
+  var ordinal: Int {
+    switch self {
+    case .raw: 0
+    case .caseInsensitive: 1
+    case .percent: 2
+    case .form: 3
+    case .doublePercent: 4
+    case .jsonEscaped: 5
+    case .htmlEntity: 6
+    case .quotedPrintable: 7
+    case .base64: 8
+    case .base64url: 9
+    case .base32: 10
+    case .hex: 11
+    case .utf16le: 12
+    case .utf16be: 13
+    case .sha256Hex: 14
+    case .sha256Base64: 15
+    case .sha512Hex: 16
+    case .sha512Base64: 17
+    case .sha384Hex: 18
+    case .sha384Base64: 19
+    case .sha1Hex: 20
+    case .sha1Base64: 21
+    case .md5Hex: 22
+    case .md5Base64: 23
+    case .fragment: 24
+    }
+  }
+
+  /// Hashes the case, not its name: sets of encodings are looked up for every literal of every
+  /// canary a scanner compiles.
+  public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+}

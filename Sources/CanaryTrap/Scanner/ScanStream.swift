@@ -31,6 +31,8 @@ public final class ScanStream {
   private var frontier = 0
   private var lines = LineCounter()
   private var candidates: [MatchCandidate] = []
+  /// The literals of canaries found lately, rebuilt from their values by the matcher.
+  private var rebuiltTargets = CanaryTargetsCache()
   private var findings: [LeakFinding] = []
   private var finished = false
   /// The most findings kept per canary.
@@ -125,7 +127,7 @@ public final class ScanStream {
     let end = base + count
     let emitLimit = final ? end : end - radius - 1
     candidates.removeAll(keepingCapacity: true)
-    matcher.findCandidates(in: buffer, count: count, into: &candidates)
+    matcher.findCandidates(in: buffer, count: count, cache: &rebuiltTargets, into: &candidates)
     if !candidates.isEmpty {
       let ready = CandidateResolver.resolve(candidates, maxLength: matcher.maxLength).filter {
         base + $0.end >= frontier && base + $0.end <= emitLimit

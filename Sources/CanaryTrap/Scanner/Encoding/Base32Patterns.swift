@@ -13,18 +13,27 @@ enum Base32Patterns {
     let firstChar = (alignment * 8 + 4) / 5
     let lastChar = (alignment + value.count) * 8 / 5
     guard firstChar < lastChar else { return [] }
-    var output: [UInt8] = []
-    output.reserveCapacity(lastChar - firstChar)
-    for char in firstChar..<lastChar {
-      // Bits [5·char, 5·char + 5) of the data, where data bit 0 is the top bit of byte 0.
-      var symbol = 0
-      for bit in (char * 5)..<(char * 5 + 5) {
-        let byteIndex = bit / 8 - alignment
-        let byte = byteIndex >= 0 ? Int(value[byteIndex]) : 0
-        symbol = symbol << 1 | (byte >> (7 - bit % 8)) & 1
+    // Five data bytes (the value after `alignment` zero bytes) make eight characters.
+    let groups = (lastChar + 7) / 8
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: groups * 5) { data in
+      data.initialize(repeating: 0)
+      for (index, byte) in value.enumerated() where alignment + index < data.count {
+        data[alignment + index] = byte
       }
-      output.append(alphabet[symbol])
+      return alphabet.withUnsafeBufferPointer { alphabet in
+        [UInt8](unsafeUninitializedCapacity: lastChar - firstChar) { output, count in
+          for group in (firstChar / 8)..<groups {
+            var bits: UInt64 = 0
+            for index in group * 5..<group * 5 + 5 { bits = bits << 8 | UInt64(data[index]) }
+            for offset in 0..<8 {
+              let char = group * 8 + offset
+              guard char >= firstChar && char < lastChar else { continue }
+              output[char - firstChar] = alphabet[Int(bits >> UInt64(35 - 5 * offset) & 31)]
+            }
+          }
+          count = lastChar - firstChar
+        }
+      }
     }
-    return output
   }
 }

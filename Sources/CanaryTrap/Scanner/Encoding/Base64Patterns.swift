@@ -24,25 +24,37 @@ enum Base64Patterns {
   static func core(
     of value: [UInt8], alignment: Int, alphabet: [UInt8], includeTail: Bool = false
   ) -> [UInt8] {
-    let data = [UInt8](repeating: 0, count: alignment) + value
-    let totalBits = data.count * 8
+    let dataCount = alignment + value.count
+    let totalBits = dataCount * 8
     let firstChar = (alignment * 8 + 5) / 6
     let lastChar = includeTail ? (totalBits + 5) / 6 : totalBits / 6
     guard firstChar < lastChar else { return [] }
-    // Standard encoding, three bytes to four characters, then the characters wanted.
-    var encoded: [UInt8] = []
-    encoded.reserveCapacity((data.count + 2) / 3 * 4)
-    var index = 0
-    while index < data.count {
-      let b0 = Int(data[index])
-      let b1 = index + 1 < data.count ? Int(data[index + 1]) : 0
-      let b2 = index + 2 < data.count ? Int(data[index + 2]) : 0
-      encoded.append(alphabet[b0 >> 2])
-      encoded.append(alphabet[(b0 & 3) << 4 | b1 >> 4])
-      encoded.append(alphabet[(b1 & 15) << 2 | b2 >> 6])
-      encoded.append(alphabet[b2 & 63])
-      index += 3
+    // The data is `alignment` zero bytes, then the value, then zero bytes: encoded three bytes
+    // to four characters, keeping the characters wanted.
+    let groups = (lastChar + 3) / 4
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: groups * 3) { data in
+      data.initialize(repeating: 0)
+      for (index, byte) in value.enumerated() where alignment + index < data.count {
+        data[alignment + index] = byte
+      }
+      return alphabet.withUnsafeBufferPointer { alphabet in
+        [UInt8](unsafeUninitializedCapacity: lastChar - firstChar) { output, count in
+          for group in (firstChar / 4)..<groups {
+            let b0 = Int(data[group * 3])
+            let b1 = Int(data[group * 3 + 1])
+            let b2 = Int(data[group * 3 + 2])
+            let symbols = (b0 >> 2, (b0 & 3) << 4 | b1 >> 4, (b1 & 15) << 2 | b2 >> 6, b2 & 63)
+            for offset in 0..<4 {
+              let char = group * 4 + offset
+              guard char >= firstChar && char < lastChar else { continue }
+              let symbol =
+                offset == 0 ? symbols.0 : offset == 1 ? symbols.1 : offset == 2 ? symbols.2 : symbols.3
+              output[char - firstChar] = alphabet[symbol]
+            }
+          }
+          count = lastChar - firstChar
+        }
+      }
     }
-    return Array(encoded[firstChar..<lastChar])
   }
 }

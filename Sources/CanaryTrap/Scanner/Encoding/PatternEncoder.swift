@@ -4,60 +4,144 @@ enum PatternEncoder {
   /// encodings produce is kept once, under the first. `raw` is always first when the value itself
   /// is searched (raw, case-insensitive or fragments enabled). Single encodings come first, then
   /// composed chains searched as whole literals (base64 of base64, percent-encoded base64), then
-  /// the anchors of escaped forms in binary wrappers (see ``anchorPatterns(for:encodings:)``).
+  /// the anchors of escaped forms in binary wrappers.
+  ///
+  /// Anchors are the canary's longest escape-free run in each enabled binary wrapper (base64
+  /// and base64url at three alignments, hex, UTF-16 in both byte orders), for canaries some
+  /// enabled text escape changes. A few literals per canary stand for every escape × wrapper
+  /// pair: a hit is confirmed by re-encoding each escaped form around it.
   static func patterns(for canary: Canary, encodings: Set<ScanEncoding>) -> [ScanPattern] {
+    literals(for: canary, encodings: encodings).literals.map {
+      ScanPattern(canary: canary, chain: $0.chain, bytes: $0.bytes, isAnchor: $0.isAnchor)
+    }
+  }
+
+  /// One literal of ``CanaryLiterals``.
+  struct Literal {
+    var chain: EncodingChain
+    var bytes: [UInt8]
+    var isAnchor: Bool
+    /// For a base64 or base64url anchor, the alignment its core was made at; otherwise 0.
+    var alignment = 0
+  }
+
+  /// A canary's literals, with what the matcher confirms its anchors against, each built once.
+  struct CanaryLiterals {
+    /// The literals ``patterns(for:encodings:)`` lists, in its order.
+    var literals: [Literal] = []
+    /// Each enabled text escape that changes the value, in ``textEscapes`` order, with the
+    /// variants ``literals(of:bytes:encoding:)`` makes for it.
+    var escapes: [(ScanEncoding, [[UInt8]])] = []
+    /// The run anchors are made of (``anchorRange(of:)``), when the canary has anchors.
+    var anchor: [UInt8]? = nil
+
+    /// The length of the longest of the forms ``forms(of:escapes:)`` makes for `canary`.
+    func longestForm(of canary: Canary) -> Int {
+      escapes.lazy.flatMap { $0.1 }.reduce(canary.value.utf8.count) { max($0, $1.count) }
+    }
+  }
+
+  /// The literals of `canary` (see ``patterns(for:encodings:)``), built once for the matcher.
+  static func literals(for canary: Canary, encodings: Set<ScanEncoding>) -> CanaryLiterals {
     let value = canary.bytes
-    var seen: [[UInt8]] = []  // a few dozen literals: a linear search beats hashing them
-    var result: [ScanPattern] = []
+    // A few dozen literals: a linear search beats hashing them, and a signature of each (its
+    // length and first and last bytes) skips most comparisons.
+    var seen: [[UInt8]] = []
+    var signatures: [UInt64] = []
+    seen.reserveCapacity(96)
+    signatures.reserveCapacity(96)
+    func signature(_ bytes: [UInt8]) -> UInt64 {
+      guard let first = bytes.first, let last = bytes.last else { return 0 }
+      return UInt64(bytes.count) << 16 | UInt64(first) << 8 | UInt64(last)
+    }
+    var result = CanaryLiterals()
+    result.literals.reserveCapacity(96)
     let searchesValue = !encodings.isDisjoint(with: [.raw, .caseInsensitive, .fragment])
     if searchesValue {
-      result.append(ScanPattern(canary: canary, encoding: .raw, bytes: value))
+      result.literals.append(Literal(chain: .single(.raw), bytes: value, isAnchor: false))
     }
     seen.append(value)  // never report an encoding identical to the raw value under another name
-    func add(_ chain: [ScanEncoding], _ bytes: [UInt8]) {
-      guard !bytes.isEmpty, !seen.contains(bytes) else { return }
+    signatures.append(signature(value))
+    func add(_ chain: EncodingChain, _ bytes: [UInt8], isAnchor: Bool = false, alignment: Int = 0) {
+      guard !bytes.isEmpty else { return }
+      let key = signature(bytes)
+      for index in signatures.indices where signatures[index] == key && seen[index] == bytes { return }
       seen.append(bytes)
-      result.append(ScanPattern(canary: canary, chain: EncodingChain(chain), bytes: bytes))
+      signatures.append(key)
+      result.literals.append(Literal(chain: chain, bytes: bytes, isAnchor: isAnchor, alignment: alignment))
     }
     var digests = DigestCache(value: value)
+    var standardCores: [[UInt8]]? = nil
     for encoding in ScanEncoding.allCases where encodings.contains(encoding) {
       // An escape that leaves every byte of the value as it is adds nothing: skip building it.
-      if textEscapes.contains(encoding) && !changes(encoding, value) { continue }
+      let isEscape = isTextEscape(encoding)
+      if isEscape && !changes(encoding, value) { continue }
       if let hexDigest = digests.digest(for: encoding) {
         for bytes in hexDigest.isHex ? digestHex(hexDigest.bytes) : digestBase64(hexDigest.bytes) {
-          add([encoding], bytes)
+          add(.single(encoding), bytes)
         }
         continue
       }
-      for bytes in literals(of: canary.value, bytes: value, encoding: encoding) { add([encoding], bytes) }
+      let variants = literals(of: canary.value, bytes: value, encoding: encoding)
+      if isEscape { result.escapes.append((encoding, variants)) }
+      if encoding == .base64 { standardCores = variants }
+      for bytes in variants { add(.single(encoding), bytes) }
     }
-    for (chain, bytes) in composedLiterals(of: value, encodings: encodings) { add(chain, bytes) }
-    for anchor in anchorPatterns(for: canary, encodings: encodings) where !seen.contains(anchor.bytes) {
-      seen.append(anchor.bytes)
-      result.append(anchor)
+    for (chain, bytes) in composedLiterals(of: value, encodings: encodings, standardCores: standardCores) {
+      add(chain, bytes)
+    }
+    // Anchors, for canaries some enabled escape changes (see patterns(for:encodings:)).
+    if !result.escapes.isEmpty, let range = anchorRange(of: canary) {
+      let anchor = Array(value[range])
+      result.anchor = anchor
+      for wrapper in anchorWrappers where encodings.contains(wrapper) {
+        guard wrapper == .base64 || wrapper == .base64url else {
+          for bytes in wrapped(anchor, in: wrapper) { add(.single(wrapper), bytes, isAnchor: true) }
+          continue
+        }
+        // `wrapped`'s cores, one per alignment (an anchor is long enough for all three).
+        for alignment in 0..<3 {
+          let alphabet = wrapper == .base64 ? Base64Patterns.standardAlphabet : Base64Patterns.urlAlphabet
+          let core = Base64Patterns.core(of: anchor, alignment: alignment, alphabet: alphabet)
+          add(.single(wrapper), core, isAnchor: true, alignment: alignment)
+        }
+      }
     }
     return result
   }
 
   /// Chains searched as whole literals: standard base64 of a base64 core (three alignments
   /// each, nine in all), and a base64 core percent-encoded where it holds `+` or `/`.
-  static func composedLiterals(of value: [UInt8], encodings: Set<ScanEncoding>) -> [([ScanEncoding], [UInt8])]
-  {
+  /// `standardCores` are the value's own base64 cores, when already built.
+  static func composedLiterals(
+    of value: [UInt8], encodings: Set<ScanEncoding>, standardCores: [[UInt8]]? = nil
+  ) -> [(EncodingChain, [UInt8])] {
     guard encodings.contains(.base64) else { return [] }
-    let inner = Base64Patterns.cores(of: value, alphabet: Base64Patterns.standardAlphabet)
-    var result: [([ScanEncoding], [UInt8])] = []
+    let inner = standardCores ?? Base64Patterns.cores(of: value, alphabet: Base64Patterns.standardAlphabet)
+    var result: [(EncodingChain, [UInt8])] = []
     for core in inner {
       for outer in Base64Patterns.cores(of: core, alphabet: Base64Patterns.standardAlphabet) {
-        result.append(([.base64, .base64], outer))
+        result.append((base64OfBase64, outer))
       }
     }
     if encodings.contains(.percent) {
       for core in inner where core.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }) {
-        result.append(([.base64, .percent], TextEscapes.percent(core, digits: TextEscapes.upperHex)))
-        result.append(([.base64, .percent], TextEscapes.percent(core, digits: TextEscapes.lowerHex)))
+        result.append((percentOfBase64, TextEscapes.percent(core, digits: TextEscapes.upperHex)))
+        result.append((percentOfBase64, TextEscapes.percent(core, digits: TextEscapes.lowerHex)))
       }
     }
     return result
+  }
+
+  private static let base64OfBase64 = EncodingChain([.base64, .base64])
+  private static let percentOfBase64 = EncodingChain([.base64, .percent])
+
+  /// Whether `encoding` is one of ``textEscapes``.
+  static func isTextEscape(_ encoding: ScanEncoding) -> Bool {
+    switch encoding {
+    case .percent, .form, .doublePercent, .jsonEscaped, .htmlEntity, .quotedPrintable: true
+    default: false
+    }
   }
 
   /// The text escapes an anchor hit is confirmed against, in naming order.
@@ -132,34 +216,21 @@ enum PatternEncoder {
   /// enabled text escape's variants whose bytes differ from every earlier form.
   static func escapedForms(of canary: Canary, encodings: Set<ScanEncoding>) -> [(ScanEncoding, [UInt8])] {
     let value = canary.bytes
+    let escapes = textEscapes.filter { encodings.contains($0) && changes($0, value) }.map {
+      ($0, literals(of: canary.value, bytes: value, encoding: $0))
+    }
+    return forms(of: value, escapes: escapes)
+  }
+
+  /// The raw `value`, then each of `escapes`' variants that differs from every earlier form.
+  static func forms(of value: [UInt8], escapes: [(ScanEncoding, [[UInt8]])]) -> [(ScanEncoding, [UInt8])] {
     var forms: [(ScanEncoding, [UInt8])] = [(.raw, value)]
-    for escape in textEscapes where encodings.contains(escape) && changes(escape, value) {
-      for bytes in literals(of: canary.value, bytes: value, encoding: escape)
-      where !forms.contains(where: { $0.1 == bytes }) {
+    for (escape, variants) in escapes {
+      for bytes in variants where !forms.contains(where: { $0.1 == bytes }) {
         forms.append((escape, bytes))
       }
     }
     return forms
-  }
-
-  /// Anchor patterns: the canary's longest escape-free run in each enabled binary wrapper (base64
-  /// and base64url at three alignments, hex, UTF-16 in both byte orders), for canaries some
-  /// enabled text escape changes. A few literals per canary stand for every escape × wrapper
-  /// pair: a hit is confirmed by re-encoding each escaped form around it.
-  static func anchorPatterns(for canary: Canary, encodings: Set<ScanEncoding>) -> [ScanPattern] {
-    // Some enabled escape changes the value exactly when escapedForms holds more than the raw form.
-    guard textEscapes.contains(where: { encodings.contains($0) && changes($0, canary.bytes) }),
-      let range = anchorRange(of: canary)
-    else { return [] }
-    let anchor = Array(canary.bytes[range])
-    var result: [ScanPattern] = []
-    for wrapper in anchorWrappers where encodings.contains(wrapper) {
-      for bytes in wrapped(anchor, in: wrapper) where !result.contains(where: { $0.bytes == bytes }) {
-        result.append(
-          ScanPattern(canary: canary, chain: EncodingChain(wrapper), bytes: bytes, isAnchor: true))
-      }
-    }
-    return result
   }
 
   /// `bytes` in a binary wrapper: base64 cores at each alignment, lower-case hex, or UTF-16.
@@ -259,7 +330,8 @@ enum PatternEncoder {
   /// The value's digests, each computed once for its hex and base64 encodings.
   struct DigestCache {
     let value: [UInt8]
-    private var computed: [ScanEncoding: [UInt8]] = [:]
+    /// The digests computed, by the ordinal of their hex encoding.
+    private var computed: [[UInt8]?] = Array(repeating: nil, count: ScanEncoding.allCases.count)
 
     init(value: [UInt8]) { self.value = value }
 
@@ -277,7 +349,7 @@ enum PatternEncoder {
       case .md5Base64: (key, isHex) = (.md5Hex, false)
       default: return nil
       }
-      if let bytes = computed[key] { return (bytes, isHex) }
+      if let bytes = computed[key.ordinal] { return (bytes, isHex) }
       let bytes: [UInt8]
       switch key {
       case .sha256Hex: bytes = SHA256.digest(value)
@@ -286,7 +358,7 @@ enum PatternEncoder {
       case .sha1Hex: bytes = SHA1.digest(value)
       default: bytes = MD5.digest(value)
       }
-      computed[key] = bytes
+      computed[key.ordinal] = bytes
       return (bytes, isHex)
     }
   }

@@ -5,13 +5,15 @@ enum TextEscapes {
 
   /// Hex digits of every byte.
   static func hex(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      output.append(digits[Int(byte >> 4)])
-      output.append(digits[Int(byte & 15)])
+    digits.withUnsafeBufferPointer { digits in
+      [UInt8](unsafeUninitializedCapacity: bytes.count * 2) { output, count in
+        for (index, byte) in bytes.enumerated() {
+          output[2 * index] = digits[Int(byte >> 4)]
+          output[2 * index + 1] = digits[Int(byte & 15)]
+        }
+        count = bytes.count * 2
+      }
     }
-    return output
   }
 
   static func isAlphanumeric(_ byte: UInt8) -> Bool {
@@ -20,15 +22,26 @@ enum TextEscapes {
 
   /// RFC 3986 percent-encoding: unreserved bytes (and those in `kept`) kept, the rest as `%XX`.
   static func percent(_ bytes: [UInt8], digits: [UInt8], keeping kept: String = "") -> [UInt8] {
+    var keeps = ASCIISet("-._~")
+    keeps.insert(contentsOf: kept)
     var output: [UInt8] = []
+    output.reserveCapacity(bytes.count * 3)
     for byte in bytes {
-      if isAlphanumeric(byte) || "-._~".utf8.contains(byte) || kept.utf8.contains(byte) {
+      if isAlphanumeric(byte) || keeps.contains(byte) {
         output.append(byte)
       } else {
-        output += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+        appendEscape(byte, prefix: UInt8(ascii: "%"), digits: digits, to: &output)
       }
     }
     return output
+  }
+
+  /// Appends `prefix` and the two hex digits of `byte`.
+  @inline(__always)
+  private static func appendEscape(_ byte: UInt8, prefix: UInt8, digits: [UInt8], to output: inout [UInt8]) {
+    output.append(prefix)
+    output.append(digits[Int(byte >> 4)])
+    output.append(digits[Int(byte & 15)])
   }
 
   /// Reserved characters that URL encoders leave as they are in one component or another: RFC 3986
@@ -42,14 +55,16 @@ enum TextEscapes {
 
   /// WHATWG `application/x-www-form-urlencoded`: space as `+`, `*-._` and alphanumerics kept.
   static func form(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
+    let keeps = ASCIISet("*-._")
     var output: [UInt8] = []
+    output.reserveCapacity(bytes.count * 3)
     for byte in bytes {
-      if isAlphanumeric(byte) || "*-._".utf8.contains(byte) {
+      if isAlphanumeric(byte) || keeps.contains(byte) {
         output.append(byte)
       } else if byte == 0x20 {
         output.append(UInt8(ascii: "+"))
       } else {
-        output += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+        appendEscape(byte, prefix: UInt8(ascii: "%"), digits: digits, to: &output)
       }
     }
     return output
@@ -61,27 +76,37 @@ enum TextEscapes {
     _ value: String, slash: Bool, html: Bool, asciiOnly: Bool, digits: [UInt8] = lowerHex
   ) -> [UInt8] {
     var output: [UInt8] = []
+    output.reserveCapacity(value.utf8.count + 16)
     func unicodeEscape(_ unit: UInt16) {
-      output += Array("\\u".utf8)
-      for shift in [12, 8, 4, 0] { output.append(digits[Int(unit >> UInt16(shift)) & 15]) }
+      output.append(UInt8(ascii: "\\"))
+      output.append(UInt8(ascii: "u"))
+      for shift in stride(from: 12, through: 0, by: -4) {
+        output.append(digits[Int(unit >> UInt16(shift)) & 15])
+      }
+    }
+    func backslash(_ letter: Unicode.Scalar) {
+      output.append(UInt8(ascii: "\\"))
+      output.append(UInt8(ascii: letter))
     }
     for scalar in value.unicodeScalars {
       switch scalar {
-      case "\"": output += Array("\\\"".utf8)
-      case "\\": output += Array("\\\\".utf8)
-      case "/" where slash: output += Array("\\/".utf8)
-      case "\n": output += Array("\\n".utf8)
-      case "\r": output += Array("\\r".utf8)
-      case "\t": output += Array("\\t".utf8)
-      case "\u{08}": output += Array("\\b".utf8)
-      case "\u{0C}": output += Array("\\f".utf8)
-      case _ where html && "<>&\u{2028}\u{2029}".unicodeScalars.contains(scalar):
+      case "\"": backslash("\"")
+      case "\\": backslash("\\")
+      case "/" where slash: backslash("/")
+      case "\n": backslash("n")
+      case "\r": backslash("r")
+      case "\t": backslash("t")
+      case "\u{08}": backslash("b")
+      case "\u{0C}": backslash("f")
+      case _
+      where html
+        && (scalar == "<" || scalar == ">" || scalar == "&" || scalar == "\u{2028}" || scalar == "\u{2029}"):
         unicodeEscape(UInt16(scalar.value))
       default:
         if scalar.value < 0x20 || (asciiOnly && scalar.value > 0x7E) {
-          for unit in String(scalar).utf16 { unicodeEscape(unit) }
+          UTF16.encode(scalar) { unicodeEscape($0) }
         } else {
-          output += Array(String(scalar).utf8)
+          UTF8.encode(scalar) { output.append($0) }
         }
       }
     }
@@ -92,11 +117,12 @@ enum TextEscapes {
   /// kept, every other byte as `=XX` with upper-case hex.
   static func quotedPrintable(_ bytes: [UInt8]) -> [UInt8] {
     var output: [UInt8] = []
+    output.reserveCapacity(bytes.count * 3)
     for byte in bytes {
       if (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=") || byte == 0x20 || byte == 0x09 {
         output.append(byte)
       } else {
-        output += [UInt8(ascii: "="), upperHex[Int(byte >> 4)], upperHex[Int(byte & 15)]]
+        appendEscape(byte, prefix: UInt8(ascii: "="), digits: upperHex, to: &output)
       }
     }
     return output
@@ -112,25 +138,69 @@ enum TextEscapes {
   static func html(
     _ value: String, style: HTMLStyle, slash: Bool, apos: Bool = false, escaping: String = "&<>\"'"
   ) -> [UInt8] {
+    let escaped = ASCIISet(escaping)
     var output: [UInt8] = []
+    output.reserveCapacity(value.utf8.count + 16)
+    func append(_ text: StaticString) {
+      text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
     for scalar in value.unicodeScalars {
-      let needsEscape = escaping.unicodeScalars.contains(scalar) || (slash && scalar == "/")
+      let needsEscape =
+        scalar.isASCII && escaped.contains(UInt8(scalar.value)) || (slash && scalar == "/")
       if !needsEscape && (style == .named || scalar.isASCII) {
-        output += Array(String(scalar).utf8)
+        UTF8.encode(scalar) { output.append($0) }
         continue
       }
       switch style {
       case .named where needsEscape:
-        let names: [Unicode.Scalar: String] = [
-          "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": apos ? "&apos;" : "&#39;",
-          "/": "&#x2F;",
-        ]
-        output += Array(names[scalar, default: ""].utf8)
-      case .named, .decimal: output += Array("&#\(scalar.value);".utf8)
-      case .hexLower: output += Array("&#x\(String(scalar.value, radix: 16));".utf8)
-      case .hexUpper: output += Array("&#x\(String(scalar.value, radix: 16, uppercase: true));".utf8)
+        switch scalar {
+        case "&": append("&amp;")
+        case "<": append("&lt;")
+        case ">": append("&gt;")
+        case "\"": append("&quot;")
+        case "'": append(apos ? "&apos;" : "&#39;")
+        case "/": append("&#x2F;")
+        default: break
+        }
+      case .named, .decimal: reference(scalar.value, radix: 10, digits: lowerHex, prefix: "&#", to: &output)
+      case .hexLower: reference(scalar.value, radix: 16, digits: lowerHex, prefix: "&#x", to: &output)
+      case .hexUpper: reference(scalar.value, radix: 16, digits: upperHex, prefix: "&#x", to: &output)
       }
     }
     return output
+  }
+
+  /// Appends `prefix`, `number` in `radix` without leading zeros, and `;`.
+  private static func reference(
+    _ number: UInt32, radix: UInt32, digits: [UInt8], prefix: StaticString, to output: inout [UInt8]
+  ) {
+    prefix.withUTF8Buffer { output.append(contentsOf: $0) }
+    var divisor: UInt32 = 1
+    while number / divisor >= radix { divisor *= radix }
+    while divisor > 0 {
+      output.append(digits[Int(number / divisor % radix)])
+      divisor /= radix
+    }
+    output.append(UInt8(ascii: ";"))
+  }
+}
+
+/// A set of ASCII bytes, as a 128-bit mask.
+struct ASCIISet {
+  private var low: UInt64 = 0
+  private var high: UInt64 = 0
+
+  /// The ASCII bytes of `text` (other bytes are ignored).
+  init(_ text: String) { insert(contentsOf: text) }
+
+  mutating func insert(contentsOf text: String) {
+    for byte in text.utf8 where byte < 0x80 {
+      if byte < 64 { low |= 1 << byte } else { high |= 1 << (byte - 64) }
+    }
+  }
+
+  @inline(__always)
+  func contains(_ byte: UInt8) -> Bool {
+    byte < 64 ? low & (1 << byte) != 0 : byte < 128 && high & (1 << (byte - 64)) != 0
   }
 }

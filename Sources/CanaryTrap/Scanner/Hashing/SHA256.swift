@@ -17,35 +17,42 @@ enum SHA256 {
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
     var schedule = [UInt32](repeating: 0, count: 64)
-    for block in MerkleDamgard.blocks(of: message, bigEndianLength: true) {
-      for i in 0..<16 { schedule[i] = MerkleDamgard.bigEndianWord(block, at: i * 4) }
-      for i in 16..<64 {
-        let s0 = rotr(schedule[i - 15], 7) ^ rotr(schedule[i - 15], 18) ^ (schedule[i - 15] >> 3)
-        let s1 = rotr(schedule[i - 2], 17) ^ rotr(schedule[i - 2], 19) ^ (schedule[i - 2] >> 10)
-        schedule[i] = schedule[i - 16] &+ s0 &+ schedule[i - 7] &+ s1
+    let padded = MerkleDamgard.padded(message, bigEndianLength: true)
+    padded.withUnsafeBufferPointer { bytes in
+      schedule.withUnsafeMutableBufferPointer { schedule in
+        roundConstants.withUnsafeBufferPointer { roundConstants in
+          for block in stride(from: 0, to: bytes.count, by: 64) {
+            for i in 0..<16 { schedule[i] = MerkleDamgard.bigEndianWord(bytes, at: block + i * 4) }
+            for i in 16..<64 {
+              let s0 = rotr(schedule[i - 15], 7) ^ rotr(schedule[i - 15], 18) ^ (schedule[i - 15] >> 3)
+              let s1 = rotr(schedule[i - 2], 17) ^ rotr(schedule[i - 2], 19) ^ (schedule[i - 2] >> 10)
+              schedule[i] = schedule[i - 16] &+ s0 &+ schedule[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (
+              state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+            )
+            for i in 0..<64 {
+              let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+              let choice = (e & f) ^ (~e & g)
+              let temp1 = h &+ s1 &+ choice &+ roundConstants[i] &+ schedule[i]
+              let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+              let majority = (a & b) ^ (a & c) ^ (b & c)
+              let temp2 = s0 &+ majority
+              (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+            }
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
+          }
+        }
       }
-      var (a, b, c, d, e, f, g, h) = (
-        state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-      )
-      for i in 0..<64 {
-        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-        let choice = (e & f) ^ (~e & g)
-        let temp1 = h &+ s1 &+ choice &+ roundConstants[i] &+ schedule[i]
-        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-        let majority = (a & b) ^ (a & c) ^ (b & c)
-        let temp2 = s0 &+ majority
-        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-      }
-      state[0] &+= a
-      state[1] &+= b
-      state[2] &+= c
-      state[3] &+= d
-      state[4] &+= e
-      state[5] &+= f
-      state[6] &+= g
-      state[7] &+= h
     }
-    return state.flatMap(MerkleDamgard.bigEndianBytes)
+    return MerkleDamgard.bigEndianBytes(state)
   }
 
   private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

@@ -43,42 +43,61 @@ enum SHA512 {
 
   private static func run(_ message: [UInt8], state initial: [UInt64]) -> [UInt8] {
     var state = initial
-    var padded = message
-    padded.append(0x80)
-    while padded.count % 128 != 112 { padded.append(0) }
-    padded += [UInt8](repeating: 0, count: 8)  // the high 64 bits of the 128-bit length
-    let bitLength = UInt64(message.count) &* 8
-    for shift in stride(from: 56, through: 0, by: -8) {
-      padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    // The message, 0x80, zeros and the 128-bit bit length, in whole 128-byte blocks.
+    let count = ((message.count + 16) / 128 + 1) * 128
+    var padded = [UInt8](repeating: 0, count: count)
+    padded.withUnsafeMutableBufferPointer { bytes in
+      _ = UnsafeMutableBufferPointer(rebasing: bytes[0..<message.count]).initialize(from: message)
+      bytes[message.count] = 0x80
+      let bitLength = UInt64(message.count) &* 8
+      for i in 0..<8 { bytes[count - 8 + i] = UInt8(truncatingIfNeeded: bitLength >> UInt64(56 - 8 * i)) }
     }
     var schedule = [UInt64](repeating: 0, count: 80)
-    for blockStart in stride(from: 0, to: padded.count, by: 128) {
-      for i in 0..<16 {
-        var word: UInt64 = 0
-        for byte in 0..<8 { word = word << 8 | UInt64(padded[blockStart + i * 8 + byte]) }
-        schedule[i] = word
+    padded.withUnsafeBufferPointer { bytes in
+      schedule.withUnsafeMutableBufferPointer { schedule in
+        roundConstants.withUnsafeBufferPointer { roundConstants in
+          for blockStart in stride(from: 0, to: bytes.count, by: 128) {
+            for i in 0..<16 {
+              var word: UInt64 = 0
+              for byte in 0..<8 { word = word << 8 | UInt64(bytes[blockStart + i * 8 + byte]) }
+              schedule[i] = word
+            }
+            for i in 16..<80 {
+              let s0 = rotr(schedule[i - 15], 1) ^ rotr(schedule[i - 15], 8) ^ (schedule[i - 15] >> 7)
+              let s1 = rotr(schedule[i - 2], 19) ^ rotr(schedule[i - 2], 61) ^ (schedule[i - 2] >> 6)
+              schedule[i] = schedule[i - 16] &+ s0 &+ schedule[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (
+              state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+            )
+            for i in 0..<80 {
+              let s1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)
+              let choice = (e & f) ^ (~e & g)
+              let temp1 = h &+ s1 &+ choice &+ roundConstants[i] &+ schedule[i]
+              let s0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)
+              let majority = (a & b) ^ (a & c) ^ (b & c)
+              (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ s0 &+ majority)
+            }
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
+          }
+        }
       }
-      for i in 16..<80 {
-        let s0 = rotr(schedule[i - 15], 1) ^ rotr(schedule[i - 15], 8) ^ (schedule[i - 15] >> 7)
-        let s1 = rotr(schedule[i - 2], 19) ^ rotr(schedule[i - 2], 61) ^ (schedule[i - 2] >> 6)
-        schedule[i] = schedule[i - 16] &+ s0 &+ schedule[i - 7] &+ s1
-      }
-      var (a, b, c, d, e, f, g, h) = (
-        state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-      )
-      for i in 0..<80 {
-        let s1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)
-        let choice = (e & f) ^ (~e & g)
-        let temp1 = h &+ s1 &+ choice &+ roundConstants[i] &+ schedule[i]
-        let s0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)
-        let majority = (a & b) ^ (a & c) ^ (b & c)
-        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ s0 &+ majority)
-      }
-      for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= value }
     }
-    return state.flatMap { word in
-      stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt64($0)) }
+    var output: [UInt8] = []
+    output.reserveCapacity(64)
+    for word in state {
+      for shift in stride(from: 56, through: 0, by: -8) {
+        output.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+      }
     }
+    return output
   }
 
   private static func rotr(_ x: UInt64, _ n: UInt64) -> UInt64 { (x >> n) | (x << (64 - n)) }

@@ -29,29 +29,38 @@ struct AnchorInfo {
     self.alignment = alignment
     self.anchor = anchor
     self.forms = forms.map { (step: $0.0, bytes: $0.1) }
-    let longest = forms.map(\.1.count).max() ?? anchor.count
-    switch wrapper {
-    case .base64, .base64url:
-      let core = Base64Patterns.core(of: anchor, alignment: alignment, alphabet: Self.alphabet(wrapper))
-      for (alphabet, name) in [
+    let longest = forms.isEmpty ? anchor.count : forms.lazy.map { $0.1.count }.max()!
+    if wrapper == .base64 || wrapper == .base64url {
+      let cores = [Base64Patterns.standardAlphabet, Base64Patterns.urlAlphabet].map {
+        Base64Patterns.core(of: anchor, alignment: alignment, alphabet: $0)
+      }
+      let core = cores[wrapper == .base64url ? 1 : 0]
+      for (index, (alphabet, name)) in [
         (Base64Patterns.standardAlphabet, ScanEncoding.base64), (Base64Patterns.urlAlphabet, .base64url),
-      ]
-      where (name == .base64 ? standardAllowed : urlAllowed)
-        && Base64Patterns.core(of: anchor, alignment: alignment, alphabet: alphabet) == core
-      {
+      ].enumerated()
+      where (name == .base64 ? standardAllowed : urlAllowed) && cores[index] == core {
         alphabets.append((alphabet, name))
       }
-      let encoded = (longest + 2) / 3 * 4 + 4
-      reachLeft = encoded + 2 * (encoded / 60 + 1)
-    case .hex: reachLeft = 2 * longest
-    default: reachLeft = 4 * longest
     }
+    reachLeft = Self.reach(wrapper: wrapper, longest: longest)
     if alphabets.isEmpty { alphabets = [([], wrapper)] }
     reachRight = reachLeft
   }
 
   /// The longest span the matcher may report for this anchor.
   var reach: Int { reachLeft }
+
+  /// The most encoded bytes a form of `longest` bytes spans on either side of the run in
+  /// `wrapper`, line breaks included.
+  static func reach(wrapper: ScanEncoding, longest: Int) -> Int {
+    switch wrapper {
+    case .base64, .base64url:
+      let encoded = (longest + 2) / 3 * 4 + 4
+      return encoded + 2 * (encoded / 60 + 1)
+    case .hex: return 2 * longest
+    default: return 4 * longest
+    }
+  }
 
   static func alphabet(_ wrapper: ScanEncoding) -> [UInt8] {
     wrapper == .base64url ? Base64Patterns.urlAlphabet : Base64Patterns.standardAlphabet

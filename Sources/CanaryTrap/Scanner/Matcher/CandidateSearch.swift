@@ -4,19 +4,30 @@
   import Darwin
 #endif
 
+/// The checks computed for one probe at one distance (see ``EntryInfo``).
+private struct CheckedGram {
+  var distance = 0
+  var direct: UInt16? = nil
+  /// The distance ``withoutBreaks`` was computed for.
+  var readDistance = 0
+  var withoutBreaks: UInt16? = nil
+}
+
 extension CompiledMatcher {
-  /// Appends every verified match lying fully inside `text[0..<count]` to `candidates`.
+  /// Appends every verified match lying fully inside `text[0..<count]` to `candidates`;
+  /// `cache` keeps the literals of the canaries found lately.
   ///
   /// `text` must have 8 readable bytes past `count`: the probe loads 8 bytes at a time.
   func findCandidates(
-    in text: UnsafePointer<UInt8>, count: Int, into candidates: inout [MatchCandidate]
+    in text: UnsafePointer<UInt8>, count: Int, cache: inout CanaryTargetsCache,
+    into candidates: inout [MatchCandidate]
   ) {
-    guard count >= minLength, !targets.isEmpty else { return }
+    guard count >= minLength, index.entryCount > 0 else { return }
     // q-grams are 8 bytes unless a literal is shorter: the common case runs without the mask.
-    if gramLength == 8 {
-      probe(text, count: count, masked: false, into: &candidates)
+    if layout.gramLength == 8 {
+      probe(text, count: count, masked: false, cache: &cache, into: &candidates)
     } else {
-      probe(text, count: count, masked: true, into: &candidates)
+      probe(text, count: count, masked: true, cache: &cache, into: &candidates)
     }
   }
 
@@ -24,23 +35,24 @@ extension CompiledMatcher {
   /// Inlined at each call so `masked` is a constant there.
   @inline(__always)
   private func probe(
-    _ text: UnsafePointer<UInt8>, count: Int, masked: Bool, into candidates: inout [MatchCandidate]
+    _ text: UnsafePointer<UInt8>, count: Int, masked: Bool, cache: inout CanaryTargetsCache,
+    into candidates: inout [MatchCandidate]
   ) {
-    let bitset = UnsafePointer(self.bitset)
-    let shift = bitsetShift
-    let mask = gramMask
-    let step = self.step
-    let limit = count - gramLength
+    let bitset = UnsafePointer(index.bitset)
+    let shift = index.bitsetShift
+    let mask = layout.gramMask
+    let step = layout.step
+    let limit = count - layout.gramLength
     var position = 0
     while position <= limit {
       let word = UInt64(littleEndian: UnsafeRawPointer(text + position).loadUnaligned(as: UInt64.self))
       let gram = masked ? (word | ByteFold.filterFold) & mask : word | ByteFold.filterFold
       let hash = gram &* ByteFold.hashMultiplier
-      let bits = Self.filterBits(hash)
+      let bits = GramIndex.filterBits(hash)
       if bitset[Int(truncatingIfNeeded: hash &>> shift)] & bits == bits,
         passesSecondFilter(gram, shift: shift)
       {
-        lookUp(gram, at: position, in: text, count: count, into: &candidates)
+        lookUp(gram, at: position, in: text, count: count, cache: &cache, into: &candidates)
       }
       position &+= step
     }
@@ -50,76 +62,147 @@ extension CompiledMatcher {
   @inline(__always)
   private func passesSecondFilter(_ gram: UInt64, shift: UInt64) -> Bool {
     let second = ByteFold.secondHash(gram)
-    let bits = Self.filterBits(second)
-    return confirmBitset[Int(truncatingIfNeeded: second &>> shift)] & bits == bits
+    let bits = GramIndex.filterBits(second)
+    return index.confirmBitset[Int(truncatingIfNeeded: second &>> shift)] & bits == bits
   }
 
-  /// Verifies every (target, offset) the q-gram at `position` may belong to.
+  /// Verifies every (literal, offset) the q-gram at `position` may belong to.
   @inline(never)
   private func lookUp(
     _ gram: UInt64, at position: Int, in text: UnsafePointer<UInt8>, count: Int,
-    into candidates: inout [MatchCandidate]
+    cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
   ) {
-    let bucket = Int((gram &* ByteFold.hashMultiplier) >> bucketShift)
-    let fingerprint = ByteFold.fingerprint(gram)
-    var index = Int(bucketStarts[bucket])
-    let end = Int(bucketStarts[bucket + 1])
-    while index < end {
-      let entry = entries[index]
-      index += 1
-      guard entry.fingerprint == fingerprint else { continue }
-      let target = targets[Int(entry.target)]
-      let diagonal = position - Int(entry.offset)
-      switch target.kind {
-      case .value:
+    let bucket = index.bucket(of: gram)
+    var next = Int(index.bucketStarts[bucket])
+    let end = Int(index.bucketStarts[bucket + 1])
+    // Entries many canaries share mostly check the same distance: computed once for them.
+    var checked = CheckedGram()
+    while next < end {
+      let entry = index.entries[next]
+      next += 1
+      guard entry.gram == gram else { continue }
+      if EntryInfo.isValue(entry.info) {
+        let offset = EntryInfo.offset(entry.info)
         verifyValue(
-          target, diagonal: diagonal, offset: Int(entry.offset), in: text, count: count, into: &candidates)
-      case .literal, .anchor:
-        var span = diagonal..<(diagonal + target.length)
-        if diagonal >= 0, diagonal + target.length <= count,
-          target.foldsCase
-            ? foldedEqual(text + diagonal, bytes + target.start, target.length)
-            : memcmp(text + diagonal, bytes + target.start, target.length) == 0
-        {
-          // Found unbroken.
-        } else if target.wrapsLines,
-          let wrapped = matchAcrossLineBreaks(
-            target, offset: Int(entry.offset), at: position, in: text, count: count)
-        {
-          span = wrapped
-        } else {
-          continue
+          canary: Int(entry.target), diagonal: position - offset, offset: offset, in: text, count: count,
+          into: &candidates)
+        continue
+      }
+      if let distance = EntryInfo.checkDistance(entry.info) {
+        if distance != checked.distance {
+          checked = CheckedGram(
+            distance: distance, direct: directGram(at: position + distance, in: text, count: count))
         }
-        if case .anchor(let id) = target.kind {
-          confirmAnchor(
-            anchors[Int(id)], canary: target.canary, start: span.lowerBound, in: text, count: count,
-            into: &candidates)
-        } else {
-          if chains[Int(target.chain)].outermost == .utf16be,
-            yieldsToLittleEndian(
-              literal: bytes + target.start, length: target.length, start: span.lowerBound, in: text,
-              count: count)
-          {
-            continue
+        let check = EntryInfo.check(entry.info)
+        if checked.direct != check {
+          // A literal line breaks may split is checked as it reads without them.
+          if checked.distance != checked.readDistance {
+            checked.readDistance = checked.distance
+            checked.withoutBreaks = gramWithoutBreaks(
+              at: position, distance: distance, in: text, count: count)
           }
-          candidates.append(
-            MatchCandidate(
-              canary: target.canary, chain: target.chain, rank: .exact, start: span.lowerBound,
-              end: span.upperBound))
+          guard checked.withoutBreaks == check else { continue }
         }
       }
+      let canary = canary(ofTarget: entry.target)
+      let rebuilt = cache.targets(of: Int32(canary)) { rebuildTargets(of: canary) }
+      let target = rebuilt.targets[Int(entry.target - targetStarts[canary])]
+      let offset = layout.offset(
+        window: EntryInfo.window(entry.info), length: target.length, wrapsLines: target.wrapsLines)
+
+      verifyLiteral(
+        target, in: rebuilt, offset: offset, at: position, text: text, count: count, into: &candidates)
     }
   }
 
-  /// Matches `target` (not folded) around its byte `offset`, found at `position`, letting a line
+  /// The check of the q-gram at `at`, if it lies inside the text.
+  private func directGram(at: Int, in text: UnsafePointer<UInt8>, count: Int) -> UInt16? {
+    guard at >= 0, at + layout.gramLength <= count else { return nil }
+    return EntryInfo.checkHash(Self.foldedGram(at: text + at, mask: layout.gramMask))
+  }
+
+  /// The check of the q-gram `distance` bytes from the one at `position` when `text` is read
+  /// without line breaks, as a literal they may split is matched; `nil` past either end.
+  private func gramWithoutBreaks(at position: Int, distance: Int, in text: UnsafePointer<UInt8>, count: Int)
+    -> UInt16?
+  {
+    func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+    var cursor = position
+    var remaining = abs(distance)
+    while remaining > 0 {
+      if distance > 0 {
+        guard cursor < count else { return nil }
+        if !isBreak(text[cursor]) { remaining -= 1 }
+        cursor += 1
+      } else {
+        cursor -= 1
+        guard cursor >= 0 else { return nil }
+        if !isBreak(text[cursor]) { remaining -= 1 }
+      }
+    }
+    var gram: UInt64 = 0
+    var collected = 0
+    while collected < layout.gramLength {
+      guard cursor < count else { return nil }
+      let byte = text[cursor]
+      cursor += 1
+      if isBreak(byte) { continue }
+      gram |= UInt64(byte) << UInt64(8 * collected)
+      collected += 1
+    }
+    return EntryInfo.checkHash((gram | ByteFold.filterFold) & layout.gramMask)
+  }
+
+  /// Verifies a literal or anchor `target` whose byte `offset` lines up with `position`.
+  private func verifyLiteral(
+    _ target: Target, in rebuilt: CanaryTargets, offset: Int, at position: Int, text: UnsafePointer<UInt8>,
+    count: Int, into candidates: inout [MatchCandidate]
+  ) {
+    let literal = rebuilt.bytes + target.start
+    let diagonal = position - offset
+    var span = diagonal..<(diagonal + target.length)
+    if diagonal >= 0, diagonal + target.length <= count,
+      target.foldsCase
+        ? foldedEqual(text + diagonal, literal, target.length)
+        : memcmp(text + diagonal, literal, target.length) == 0
+    {
+      // Found unbroken.
+    } else if target.wrapsLines,
+      let wrapped = matchAcrossLineBreaks(
+        literal, length: target.length, offset: offset, at: position, in: text, count: count)
+    {
+      span = wrapped
+    } else {
+      return
+    }
+    if case .anchor(let id) = target.kind {
+      confirmAnchor(
+        rebuilt.anchors[Int(id)], canary: target.canary, start: span.lowerBound, in: text, count: count,
+        into: &candidates)
+      return
+    }
+    if chains[Int(target.chain)].outermost == .utf16be,
+      yieldsToLittleEndian(
+        literal: literal, length: target.length, start: span.lowerBound, in: text, count: count)
+    {
+      return
+    }
+    candidates.append(
+      MatchCandidate(
+        canary: target.canary, chain: target.chain, rank: .exact, start: span.lowerBound, end: span.upperBound
+      ))
+  }
+
+  /// Matches `literal` (not folded) around its byte `offset`, found at `position`, letting a line
   /// break (`\n` or `\r\n`) sit between any two of its bytes; the span it covers, or `nil`.
   private func matchAcrossLineBreaks(
-    _ target: Target, offset: Int, at position: Int, in text: UnsafePointer<UInt8>, count: Int
+    _ literal: UnsafePointer<UInt8>, length: Int, offset: Int, at position: Int,
+    in text: UnsafePointer<UInt8>,
+    count: Int
   ) -> Range<Int>? {
-    let literal = bytes + target.start
     var index = offset
     var cursor = position
-    while index < target.length {
+    while index < length {
       guard cursor < count else { return nil }
       if text[cursor] == literal[index] {
         index += 1
@@ -140,7 +223,7 @@ extension CompiledMatcher {
       if text[cursor - 1] == literal[index - 1] {
         index -= 1
         cursor -= 1
-      } else if text[cursor - 1] == 0x0A, index < target.length {
+      } else if text[cursor - 1] == 0x0A, index < length {
         cursor -= 1
         if cursor > 0, text[cursor - 1] == 0x0D { cursor -= 1 }
       } else {
@@ -161,13 +244,14 @@ extension CompiledMatcher {
     }
   }
 
-  /// Extends the case-insensitive run of a value around `diagonal + offset` and classifies it.
+  /// Extends the case-insensitive run of canary `canary`'s value around `diagonal + offset` and
+  /// classifies it.
   private func verifyValue(
-    _ target: Target, diagonal: Int, offset: Int, in text: UnsafePointer<UInt8>, count: Int,
+    canary: Int, diagonal: Int, offset: Int, in text: UnsafePointer<UInt8>, count: Int,
     into candidates: inout [MatchCandidate]
   ) {
-    let folded = UnsafePointer(bytes + target.start)
-    let length = target.length
+    let folded = values.folded(canary)
+    let length = values.length(canary)
     var low = offset
     var high = offset
     ByteFold.table.withUnsafeBufferPointer { fold in
@@ -189,34 +273,29 @@ extension CompiledMatcher {
     let start = diagonal + low
     let end = diagonal + high
     if low == 0, high == length {
-      let exact = memcmp(text + diagonal, bytes + target.start + length, length) == 0
+      let exact = memcmp(text + diagonal, folded + length, length) == 0
       if exact && reportsRaw {
         candidates.append(
           MatchCandidate(
-            canary: target.canary, chain: MatcherTargets.chainID(.raw), rank: .exact, start: start, end: end))
+            canary: Int32(canary), chain: MatcherTargets.chainID(.raw), rank: .exact, start: start, end: end))
         return
       }
       if reportsCaseInsensitive {
         candidates.append(
           MatchCandidate(
-            canary: target.canary, chain: MatcherTargets.chainID(.caseInsensitive), rank: .caseInsensitive,
+            canary: Int32(canary), chain: MatcherTargets.chainID(.caseInsensitive), rank: .caseInsensitive,
             start: start, end: end)
         )
         return
       }
     }
     if let minFragment, high - low >= minFragment,
-      identifyingBytes(of: target, from: low, to: high) >= min(minFragment, DistinctiveBytes.required)
+      values.identifyingBytes(canary, from: low, to: high) >= min(minFragment, DistinctiveBytes.required)
     {
       candidates.append(
         MatchCandidate(
-          canary: target.canary, chain: MatcherTargets.chainID(.fragment), rank: .fragment, start: start,
+          canary: Int32(canary), chain: MatcherTargets.chainID(.fragment), rank: .fragment, start: start,
           end: end))
     }
-  }
-
-  /// How many bytes of `target`'s value in `low..<high` identify its canary.
-  private func identifyingBytes(of target: Target, from low: Int, to high: Int) -> Int {
-    Int(distinctiveCounts[target.countsStart + high] - distinctiveCounts[target.countsStart + low])
   }
 }

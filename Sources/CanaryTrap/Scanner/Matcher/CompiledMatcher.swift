@@ -1,9 +1,19 @@
-/// The search structures for one canary set: every literal, a bitset of the hashed q-grams of
-/// every literal at every offset, and an index from q-gram to (literal, offset).
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The search structures for one canary set: a q-gram index of every literal, every value laid
+/// out flat, and what rebuilds a canary's literals when one of its q-grams is found.
 ///
-/// The text is probed at one q-gram every `step` bytes, where `step = shortest − q + 1`, so
-/// every occurrence of a literal contains at least one probed q-gram. A probe whose bit is set
-/// is looked up in the index and each (literal, offset) it names is verified byte by byte.
+/// The text is probed at one q-gram every `step` bytes and each literal is indexed at a window
+/// of `step` offsets (see ``IndexLayout``), so every occurrence of a literal holds a probed,
+/// indexed q-gram. A probe that passes both filters is looked up in the index; a value's entry
+/// is verified against the flat values, any other literal's entry first against a check of a
+/// second q-gram, then byte by byte against the canary's literals rebuilt from its value
+/// (``CanaryTargets``). The literal bytes of the whole set, some 3.5 KB per canary, are never
+/// held at once: memory grows by about 1.2 KB per canary, 20 bytes per index entry.
 /// Built once and only read afterwards, so it is shared between threads.
 final class CompiledMatcher: @unchecked Sendable {
   /// What one index target stands for.
@@ -15,7 +25,7 @@ final class CompiledMatcher: @unchecked Sendable {
       /// An exact literal (hex digits folded when ``Target/foldsCase``).
       case literal
       /// An escape-free run of the canary in a wrapper, confirmed by re-encoding around the hit
-      /// (the payload indexes ``CompiledMatcher/anchors``).
+      /// (the payload indexes the anchors of the canary's ``MatcherTargets``).
       case anchor(Int32)
     }
 
@@ -39,154 +49,66 @@ final class CompiledMatcher: @unchecked Sendable {
     var isValue: Bool { if case .value = kind { true } else { false } }
   }
 
-  /// One (target, offset) pair reachable from a q-gram.
-  struct Entry {
-    var fingerprint: UInt32
-    var target: UInt32
-    var offset: UInt32
-  }
-
-  let targets: [Target]
   /// Every chain a match can name, by id (single encodings first, in `ScanEncoding.allCases` order).
   let chains: [EncodingChain]
-  /// What each anchor target needs for confirmation.
-  let anchors: [AnchorInfo]
   let maxLength: Int
   let minLength: Int
-  let gramLength: Int
-  let step: Int
+  let layout: IndexLayout
   let minFragment: Int?
   let reportsRaw: Bool
   let reportsCaseInsensitive: Bool
   /// Whether UTF-16 little-endian is searched (a big-endian match then defers to it).
   let reportsUTF16LE: Bool
 
-  /// Literal bytes of every target, back to back; value targets are stored case-folded.
-  let bytes: UnsafeMutablePointer<UInt8>
-  let byteCount: Int
-  let bitset: UnsafeMutablePointer<UInt64>
-  /// A second filter over the same q-grams with an independent hash, probed on the first's hits.
-  let confirmBitset: UnsafeMutablePointer<UInt64>
-  let bitsetWords: Int
-  let bitsetShift: UInt64
-  let bucketShift: UInt64
-  let bucketStarts: UnsafeMutablePointer<UInt32>
-  let bucketCount: Int
-  let entries: UnsafeMutablePointer<Entry>
-  let entryCount: Int
-  let gramMask: UInt64
-  /// Running counts of identifying bytes for every value target, back to back.
-  let distinctiveCounts: [Int32]
+  let index: GramIndex
+  let values: ValueStore
+  /// Per canary, the number of its first literal in the set; one more entry holds the total.
+  let targetStarts: [UInt32]
 
-  init(canaries: [Canary], options: ScanOptions) {
+  /// What rebuilds a canary's literals: the canaries, the encodings, and the chain table.
+  private let canaries: [Canary]
+  private let encodings: Set<ScanEncoding>
+  private let keepsValues: Bool
+  private let chainTable: MatcherTargets.ChainTable
+
+  /// Compiles `canaries`; `entryBudget` sizes the step (see ``IndexLayout``).
+  init(canaries: [Canary], options: ScanOptions, entryBudget: Int = IndexLayout.entryBudget) {
     let encodings = options.encodings
-    minFragment = options.effectiveMinFragment
+    let minFragment = options.effectiveMinFragment
+    self.minFragment = minFragment
     reportsRaw = encodings.contains(.raw)
     reportsCaseInsensitive = encodings.contains(.caseInsensitive)
     reportsUTF16LE = encodings.contains(.utf16le)
-    let laidOut = MatcherTargets(
-      canaries: canaries, options: options,
-      keepsValues: reportsRaw || reportsCaseInsensitive || minFragment != nil)
-    let targets = laidOut.targets
-    let storage = laidOut.storage
-    chains = laidOut.chains
-    anchors = laidOut.anchors
-    self.distinctiveCounts = laidOut.distinctiveCounts
-    self.targets = targets
-    let lengths = targets.map(\.length)
-    maxLength = max(targets.map { max($0.length, $0.reach) }.max() ?? 1, 1)
-    var shortest = max(lengths.min() ?? 8, 1)
-    if let minFragment, targets.contains(where: \.isValue) { shortest = min(shortest, minFragment) }
-    minLength = shortest
+    let keepsValues = reportsRaw || reportsCaseInsensitive || minFragment != nil
+    self.canaries = canaries
+    self.encodings = encodings
+    self.keepsValues = keepsValues
+    // Compiled assuming 8-byte q-grams and the budget's step; compiled again in the rare set
+    // whose shortest literal is too short for them.
+    let assumed = IndexLayout(
+      gramLength: 8,
+      step: IndexLayout.step(canaryCount: canaries.count, minFragment: minFragment, budget: entryBudget),
+      minFragment: minFragment)
+    var compiled = Compilation(
+      canaries: canaries, encodings: encodings, keepsValues: keepsValues, layout: assumed)
+    var shortest = compiled.shortest == .max ? 8 : max(compiled.shortest, 1)
+    if let minFragment, compiled.hasValues { shortest = min(shortest, minFragment) }
     let gramLength = min(8, shortest)
-    self.gramLength = gramLength
-    step = shortest - gramLength + 1
-    let gramMask: UInt64 = gramLength == 8 ? ~0 : (UInt64(1) << UInt64(8 * gramLength)) - 1
-    self.gramMask = gramMask
-
-    byteCount = storage.count
-    let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: storage.count + 8)
-    bytes.initialize(repeating: 0, count: storage.count + 8)
-    storage.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: storage.count) }
-    self.bytes = bytes
-
-    // Two passes over every (target, offset): count per bucket, then place.
-    // Every occurrence of a literal holds exactly one probe among any `step` consecutive offsets,
-    // so indexing the first `step` offsets is enough; fragments can start anywhere in a value,
-    // so with fragments on a value is indexed at every offset.
-    let step = self.step
-    let fragments = minFragment != nil
-    // A target that line breaks may split is indexed at its first and its last `shortest`
-    // bytes: it is found when either of them is unbroken (with fragments on, `shortest` is 16,
-    // so one break anywhere in a literal of 32 bytes or more).
-    func indexedOffsets(_ target: Target) -> [Int] {
-      let all = target.length - gramLength + 1
-      if target.isValue && fragments { return Array(0..<all) }
-      let head = Array(0..<min(all, step))
-      guard target.wrapsLines, target.length - shortest > 0 else { return head }
-      let tail = target.length - shortest
-      return head + (tail..<min(all, tail + step)).filter { $0 >= head.count }
+    let fitting = IndexLayout(
+      gramLength: gramLength, step: min(assumed.step, shortest - gramLength + 1), minFragment: minFragment)
+    if fitting != assumed {
+      compiled.releaseEntries()
+      compiled = Compilation(
+        canaries: canaries, encodings: encodings, keepsValues: keepsValues, layout: fitting)
     }
-    let offsets = targets.map { $0.length >= gramLength ? indexedOffsets($0) : [] }
-    let gramCount = offsets.reduce(0) { $0 + $1.count }
-    entryCount = gramCount
-    // A blocked Bloom filter: each q-gram picks one 64-bit word and sets two bits in it.
-    // About 8 bits per q-gram in each of two filters: the first, probed at every step, stays
-    // within half a core's L2 cache for 1,000 canaries (some 450,000 q-grams); the second, with
-    // an independent hash, is probed only on the first one's hits and turns its few percent of
-    // false hits into a fraction of a percent before the index is touched.
-    let bitsetBits = Self.log2Ceiling(max(gramCount * 8, 1 << 16)).clamped(16, 25)
-    let bitsetShift = UInt64(64 - (bitsetBits - 6))
-    let bitset = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << (bitsetBits - 6))
-    bitset.initialize(repeating: 0, count: 1 << (bitsetBits - 6))
-    let confirmBitset = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << (bitsetBits - 6))
-    confirmBitset.initialize(repeating: 0, count: 1 << (bitsetBits - 6))
-    let bucketBits = (Self.log2Ceiling(max(gramCount, 1)) - 1).clamped(4, 24)  // about two entries a bucket
-    let bucketCount = 1 << bucketBits
-    let bucketShift = UInt64(64 - bucketBits)
-    let bucketStarts = UnsafeMutablePointer<UInt32>.allocate(capacity: bucketCount + 1)
-    bucketStarts.initialize(repeating: 0, count: bucketCount + 1)
-    let entries = UnsafeMutablePointer<Entry>.allocate(capacity: max(gramCount, 1))
-    for (index, target) in targets.enumerated() {
-      for offset in offsets[index] {
-        let gram = Self.foldedGram(at: bytes + target.start + offset, mask: gramMask)
-        let hash = gram &* ByteFold.hashMultiplier
-        bitset[Int(hash >> bitsetShift)] |= Self.filterBits(hash)
-        let second = ByteFold.secondHash(gram)
-        confirmBitset[Int(second >> bitsetShift)] |= Self.filterBits(second)
-        bucketStarts[Int(hash >> bucketShift) + 1] += 1
-      }
-    }
-    for bucket in 0..<bucketCount { bucketStarts[bucket + 1] += bucketStarts[bucket] }
-    let fill = UnsafeMutablePointer<UInt32>.allocate(capacity: bucketCount)
-    defer { fill.deallocate() }
-    fill.update(from: bucketStarts, count: bucketCount)
-    for (index, target) in targets.enumerated() {
-      for offset in offsets[index] {
-        let gram = Self.foldedGram(at: bytes + target.start + offset, mask: gramMask)
-        let bucket = Int((gram &* ByteFold.hashMultiplier) >> bucketShift)
-        let slot = Int(fill[bucket])
-        fill[bucket] += 1
-        (entries + slot).initialize(
-          to: Entry(fingerprint: ByteFold.fingerprint(gram), target: UInt32(index), offset: UInt32(offset)))
-      }
-    }
-    self.bitset = bitset
-    self.confirmBitset = confirmBitset
-    self.bitsetWords = 1 << (bitsetBits - 6)
-    self.bitsetShift = bitsetShift
-    self.bucketCount = bucketCount
-    self.bucketShift = bucketShift
-    self.bucketStarts = bucketStarts
-    self.entries = entries
-  }
-
-  deinit {
-    bytes.deallocate()
-    bitset.deallocate()
-    confirmBitset.deallocate()
-    bucketStarts.deallocate()
-    entries.deallocate()
+    layout = fitting
+    minLength = shortest
+    maxLength = max(compiled.maxLength, 1)
+    chainTable = compiled.chains
+    chains = compiled.chains.chains
+    targetStarts = compiled.targetStarts
+    values = ValueStore(compiled.values)
+    index = GramIndex(entries: compiled.entries, count: compiled.entryCount)
   }
 
   /// Encodings whose literals differ only in the case of hex digits (`%2F`/`%2f`, `A0`/`a0`):
@@ -196,17 +118,34 @@ final class CompiledMatcher: @unchecked Sendable {
     .percent, .form, .doublePercent, .hex, .base32, .sha512Hex, .sha384Hex, .sha256Hex, .sha1Hex, .md5Hex,
   ]
 
-  /// Bytes the matcher keeps in memory beyond the buffer itself.
+  /// Whether `encoding` is in ``caseInsensitive``, without hashing it.
+  static func foldsCase(_ encoding: ScanEncoding) -> Bool { foldingByOrdinal[encoding.ordinal] }
+
+  private static let foldingByOrdinal = ScanEncoding.allCases.map { caseInsensitive.contains($0) }
+
+  /// Bytes the matcher keeps in memory beyond the buffer itself and the canaries.
   var memoryFootprint: Int {
-    byteCount + 2 * bitsetWords * 8 + (bucketCount + 1) * 4 + entryCount * MemoryLayout<Entry>.stride
+    index.memoryFootprint + values.memoryFootprint + targetStarts.count * 4
   }
 
-  /// The two bits a q-gram's hash sets in its filter word: the 6-bit fields at bits 32–37 and
-  /// 38–43, below the at most 19 top bits that choose the word. Fixed positions keep the probe
-  /// loop to one variable shift (the word index), which matters at one probe every few bytes.
-  @inline(__always)
-  static func filterBits(_ hash: UInt64) -> UInt64 {
-    (1 &<< ((hash &>> 32) & 63)) | (1 &<< ((hash &>> 38) & 63))
+  /// The literals of canary `canary`, rebuilt from its value exactly as they were numbered when
+  /// the set was compiled.
+  func rebuildTargets(of canary: Int) -> CanaryTargets {
+    var laidOut = MatcherTargets(chains: chainTable)
+    laidOut.append(canaries[canary], index: canary, encodings: encodings, keepsValues: keepsValues)
+    assert(laidOut.chains.count == chains.count, "a canary named a chain the table lacks")
+    return CanaryTargets(laidOut)
+  }
+
+  /// The canary that literal number `target` belongs to.
+  func canary(ofTarget target: UInt32) -> Int {
+    var low = 0
+    var high = targetStarts.count - 1
+    while low + 1 < high {  // targetStarts[low] <= target < targetStarts[high]
+      let middle = (low + high) / 2
+      if targetStarts[middle] <= target { low = middle } else { high = middle }
+    }
+    return low
   }
 
   /// The filter-folded q-gram at `pointer` (8 readable bytes required).
@@ -215,14 +154,4 @@ final class CompiledMatcher: @unchecked Sendable {
     (UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self)) | ByteFold.filterFold)
       & mask
   }
-
-  static func log2Ceiling(_ value: Int) -> Int {
-    var bits = 0
-    while (1 << bits) < value { bits += 1 }
-    return bits
-  }
-}
-
-extension Int {
-  fileprivate func clamped(_ low: Int, _ high: Int) -> Int { Swift.min(Swift.max(self, low), high) }
 }

@@ -24,8 +24,7 @@ enum DistinctiveBytes {
   private static func sharedText(in value: [UInt8]) -> [Bool] {
     var shared = [Bool](repeating: false, count: value.count)
     let folded = value.map { ByteFold.table[Int($0)] }
-    for part in CanaryGenerator.sharedParts {
-      let needle = part.utf8.map { ByteFold.table[Int($0)] }
+    for needle in foldedSharedParts {
       guard !needle.isEmpty, needle.count <= folded.count else { continue }
       for start in 0...(folded.count - needle.count)
       where folded[start..<start + needle.count].elementsEqual(needle) {
@@ -33,6 +32,11 @@ enum DistinctiveBytes {
       }
     }
     return shared
+  }
+
+  /// ``CanaryGenerator/sharedParts``, case-folded.
+  private static let foldedSharedParts = CanaryGenerator.sharedParts.map { part in
+    part.utf8.map { ByteFold.table[Int($0)] }
   }
 
   /// For each shape whose minted values all have one length, the byte every value holds at each

@@ -6,87 +6,173 @@ struct MatcherTargets {
   var distinctiveCounts: [Int32] = []
   /// Every chain a candidate can name; the first `ScanEncoding.allCases.count` are the single
   /// encodings in `allCases` order, so a single encoding's id is its index there.
-  var chains: [EncodingChain] = ScanEncoding.allCases.map { EncodingChain($0) }
+  var chains: [EncodingChain] = Self.singleChains
   var anchors: [AnchorInfo] = []
   /// The index of each chain in ``chains``, so that looking one up does not compare every chain.
-  private var chainIndex: [EncodingChain: UInt16] = Dictionary(
+  private var chainIndex: [EncodingChain: UInt16] = Self.singleChainIndex
+  /// The ids of two-step chains by their steps' ordinals (`UInt16.max` for none yet): the anchors
+  /// of one canary name up to a few hundred (escape, wrapper) pairs.
+  private var pairIDs: [UInt16] = Self.noPairs
+
+  private static let singleChains = ScanEncoding.allCases.map { EncodingChain($0) }
+  private static let singleChainIndex = Dictionary(
     uniqueKeysWithValues: ScanEncoding.allCases.enumerated().map { (EncodingChain($1), UInt16($0)) })
+  private static let noPairs = [UInt16](
+    repeating: .max, count: ScanEncoding.allCases.count * ScanEncoding.allCases.count)
 
   /// The id of `chain` in ``chains``, added when new.
   mutating func chainID(_ chain: EncodingChain) -> UInt16 {
-    if let index = chainIndex[chain] { return index }
-    chains.append(chain)
-    chainIndex[chain] = UInt16(chains.count - 1)
-    return UInt16(chains.count - 1)
+    let steps = chain.steps
+    if steps.count == 1 { return Self.chainID(steps[0]) }
+    let pair = steps.count == 2 ? steps[0].ordinal * ScanEncoding.allCases.count + steps[1].ordinal : nil
+    if let pair, pairIDs[pair] != .max { return pairIDs[pair] }
+    let id: UInt16
+    if let index = chainIndex[chain] {
+      id = index
+    } else {
+      chains.append(chain)
+      id = UInt16(chains.count - 1)
+      chainIndex[chain] = id
+    }
+    if let pair { pairIDs[pair] = id }
+    return id
+  }
+
+  /// The id of the chain of `inner` then `outer`, added when new.
+  mutating func chainID(_ inner: ScanEncoding, _ outer: ScanEncoding) -> UInt16 {
+    let pair = inner.ordinal * ScanEncoding.allCases.count + outer.ordinal
+    if pairIDs[pair] != .max { return pairIDs[pair] }
+    return chainID(EncodingChain([inner, outer]))
   }
 
   /// The id of a single encoding.
   static func chainID(_ encoding: ScanEncoding) -> UInt16 {
-    UInt16(ScanEncoding.allCases.firstIndex(of: encoding)!)
+    UInt16(encoding.ordinal)
   }
 
+  /// No targets yet.
+  init() {}
+
   init(canaries: [Canary], options: ScanOptions, keepsValues: Bool) {
-    let encodings = options.encodings
-    for (index, canary) in canaries.enumerated() where !canary.value.isEmpty {
-      var foldedLiterals: [[UInt8]] = []
-      var forms: [(ScanEncoding, [UInt8])]? = nil
-      var anchor: [UInt8] = []  // the anchored run, set with `forms`
-      for pattern in PatternEncoder.patterns(for: canary, encodings: encodings) {
-        let isValue = pattern.chain == EncodingChain(.raw) && !pattern.isAnchor
-        if isValue && !keepsValues { continue }
-        // A value, and a literal whose letters are hex digits, is stored and verified folded
-        // (so `%2f` and `%2F` mixed in one escape both match); a value is then stored as written
-        // too, for the exact-case check.
-        let foldsCase =
-          isValue
-          || pattern.chain.steps.count == 1 && CompiledMatcher.caseInsensitive.contains(pattern.encoding)
-        let stored = foldsCase ? pattern.bytes.map { ByteFold.table[Int($0)] } : pattern.bytes
-        if foldsCase && !isValue {
-          if foldedLiterals.contains(stored) { continue }
-          foldedLiterals.append(stored)
-        }
-        var kind = CompiledMatcher.Target.Kind.literal
-        if isValue {
-          kind = .value
-        } else if pattern.isAnchor {
-          if forms == nil {
-            forms = PatternEncoder.escapedForms(of: canary, encodings: encodings)
-            anchor = Array(canary.bytes[PatternEncoder.anchorRange(of: canary)!])
-          }
-          var info = AnchorInfo(
-            wrapper: pattern.encoding, alignment: Self.alignment(of: pattern.bytes, anchor, pattern.encoding),
-            anchor: anchor, forms: forms!, urlAllowed: encodings.contains(.base64url),
-            standardAllowed: encodings.contains(.base64))
-          info.chainIDs = info.forms.map { form in
-            info.alphabets.map {
-              chainID(EncodingChain(form.step == .raw ? [$0.name] : [form.step, $0.name]))
-            }
-          }
-          anchors.append(info)
-          kind = .anchor(Int32(anchors.count - 1))
-        }
-        // Standard base64 is also found wrapped in lines (MIME, PEM): verified across CR/LF.
-        let wrapsLines = pattern.encoding == .base64 && (pattern.chain.steps.count == 1)
-        var target = CompiledMatcher.Target(
-          canary: Int32(index), chain: chainID(pattern.chain), kind: kind, foldsCase: foldsCase,
-          wrapsLines: wrapsLines, start: storage.count, length: stored.count,
-          countsStart: distinctiveCounts.count)
-        if case .anchor(let id) = kind { target.reach = anchors[Int(id)].reach }
-        if wrapsLines { target.reach = max(target.reach, stored.count + 2 * (stored.count / 60 + 1)) }
-        targets.append(target)
-        if isValue {
-          distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes, shape: canary.shape)
-        }
-        storage += stored
-        if isValue { storage += pattern.bytes }
-      }
+    for (index, canary) in canaries.enumerated() {
+      append(canary, index: index, encodings: options.encodings, keepsValues: keepsValues)
     }
   }
 
-  /// The alignment an anchor's base64 core was made at (0 for other wrappers).
-  private static func alignment(of bytes: [UInt8], _ anchor: [UInt8], _ wrapper: ScanEncoding) -> Int {
-    guard wrapper == .base64 || wrapper == .base64url else { return 0 }
-    let alphabet = wrapper == .base64 ? Base64Patterns.standardAlphabet : Base64Patterns.urlAlphabet
-    return (0..<3).first { Base64Patterns.core(of: anchor, alignment: $0, alphabet: alphabet) == bytes } ?? 0
+  /// Targets that name chains by the ids of `chains`, the table of a compiled set: one canary's
+  /// targets rebuilt on demand then name every chain as the whole set does.
+  init(chains: ChainTable) {
+    self.chains = chains.chains
+    chainIndex = chains.index
+    pairIDs = chains.pairIDs
+  }
+
+  /// The chains named so far and their ids, to seed ``init(chains:)``.
+  var chainTable: ChainTable { ChainTable(chains: chains, index: chainIndex, pairIDs: pairIDs) }
+
+  /// Every chain a compiled set can name: the single encodings, the composed chains, and each
+  /// text escape in each anchor wrapper. A set compiled without ``AnchorInfo`` starts from it,
+  /// so that the canaries it rebuilds name no chain it does not know.
+  static var completeChainTable: ChainTable {
+    var all = MatcherTargets()
+    _ = all.chainID(.base64, .base64)
+    _ = all.chainID(.base64, .percent)
+    for escape in PatternEncoder.textEscapes {
+      for wrapper in PatternEncoder.anchorWrappers { _ = all.chainID(escape, wrapper) }
+    }
+    return all.chainTable
+  }
+
+  /// Every chain a compiled set names, by id.
+  struct ChainTable {
+    var chains: [EncodingChain]
+    var index: [EncodingChain: UInt16]
+    var pairIDs: [UInt16]
+  }
+
+  /// Removes every target, keeping the chain table and the arrays' capacity for the next canary.
+  mutating func removeTargets() {
+    targets.removeAll(keepingCapacity: true)
+    storage.removeAll(keepingCapacity: true)
+    distinctiveCounts.removeAll(keepingCapacity: true)
+    anchors.removeAll(keepingCapacity: true)
+  }
+
+  /// Appends the targets of `canary`, the canary at `index` of the set. Without
+  /// `confirmingAnchors`, as when a set is compiled, anchors get their reach but no
+  /// ``AnchorInfo`` (``anchors`` stays empty): a canary found is rebuilt with them.
+  mutating func append(
+    _ canary: Canary, index: Int, encodings: Set<ScanEncoding>, keepsValues: Bool,
+    confirmingAnchors: Bool = true
+  ) {
+    guard !canary.value.isEmpty else { return }
+    let generated = PatternEncoder.literals(for: canary, encodings: encodings)
+    var foldedLiterals: [Range<Int>] = []  // in `storage`
+    var forms: [(ScanEncoding, [UInt8])]? = nil
+    var anchorCount = 0
+    for pattern in generated.literals {
+      let isValue = pattern.chain.steps.count == 1 && pattern.chain.outermost == .raw && !pattern.isAnchor
+      if isValue && !keepsValues { continue }
+      let encoding = pattern.chain.outermost
+      // A value, and a literal whose letters are hex digits, is stored and verified folded
+      // (so `%2f` and `%2F` mixed in one escape both match); a value is then stored as written
+      // too, for the exact-case check.
+      let foldsCase =
+        isValue || pattern.chain.steps.count == 1 && CompiledMatcher.foldsCase(encoding)
+      let start = storage.count
+      if foldsCase {
+        storage.reserveCapacity(start + pattern.bytes.count)
+        ByteFold.table.withUnsafeBufferPointer { fold in
+          for byte in pattern.bytes { storage.append(fold[Int(byte)]) }
+        }
+      } else {
+        storage += pattern.bytes
+      }
+      if foldsCase && !isValue {
+        let stored = start..<storage.count
+        if foldedLiterals.contains(where: { storage[$0].elementsEqual(storage[stored]) }) {
+          storage.removeSubrange(stored)
+          continue
+        }
+        foldedLiterals.append(stored)
+      }
+      var kind = CompiledMatcher.Target.Kind.literal
+      if isValue {
+        kind = .value
+      } else if pattern.isAnchor && !confirmingAnchors {
+        anchorCount += 1
+        kind = .anchor(Int32(anchorCount - 1))
+      } else if pattern.isAnchor {
+        if forms == nil { forms = PatternEncoder.forms(of: canary.bytes, escapes: generated.escapes) }
+        let anchor = generated.anchor ?? []
+        var info = AnchorInfo(
+          wrapper: encoding, alignment: pattern.alignment, anchor: anchor, forms: forms!,
+          urlAllowed: encodings.contains(.base64url), standardAllowed: encodings.contains(.base64))
+        info.chainIDs = info.forms.map { form in
+          info.alphabets.map { form.step == .raw ? Self.chainID($0.name) : chainID(form.step, $0.name) }
+        }
+        anchors.append(info)
+        kind = .anchor(Int32(anchors.count - 1))
+      }
+      // Standard base64 is also found wrapped in lines (MIME, PEM): verified across CR/LF.
+      let wrapsLines = encoding == .base64 && (pattern.chain.steps.count == 1)
+      var target = CompiledMatcher.Target(
+        canary: Int32(index), chain: chainID(pattern.chain), kind: kind, foldsCase: foldsCase,
+        wrapsLines: wrapsLines, start: start, length: pattern.bytes.count,
+        countsStart: distinctiveCounts.count)
+      if case .anchor(let id) = kind {
+        target.reach =
+          confirmingAnchors
+          ? anchors[Int(id)].reach
+          : AnchorInfo.reach(wrapper: encoding, longest: generated.longestForm(of: canary))
+      }
+      let length = pattern.bytes.count
+      if wrapsLines { target.reach = max(target.reach, length + 2 * (length / 60 + 1)) }
+      targets.append(target)
+      if isValue {
+        distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes, shape: canary.shape)
+        storage += pattern.bytes
+      }
+    }
   }
 }
