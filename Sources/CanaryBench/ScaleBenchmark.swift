@@ -5,6 +5,34 @@ import Foundation
 /// `canary-bench scale`: time and peak memory of `canary scan` with large canary sets, beside
 /// Hyperscan compiling the same literals, in one run.
 enum ScaleBenchmark {
+  static let countsOption = Option<String?>.value(
+    "--counts", placeholder: "LIST", help: "Canary counts, comma-separated, each at least 6.",
+    defaultValue: "1000,10000,100000",
+    check: { text in
+      parseCounts(text) == nil
+        ? "--counts needs numbers of at least 6, like 1000,100000, not '\(text)'" : nil
+    })
+
+  static let sizeOption = Option<Int?>.integer(
+    "--size", placeholder: "MB", help: "Megabytes of synthetic log.", defaultValue: "50",
+    range: 1...100_000)
+
+  static let repeatOption = Option<Int?>.integer(
+    "--repeat", help: "Runs per figure; the fastest is kept.", defaultValue: "1", range: 1...100)
+
+  static let noHyperscanOption = Option<Bool>.flag("--no-hyperscan", help: "Skip Hyperscan.")
+
+  static let hyperscanLimitOption = Option<Int?>.integer(
+    "--hyperscan-limit", placeholder: "SECONDS",
+    help: "Stop a Hyperscan run after this long (4.6 million literals take it far longer to compile).",
+    defaultValue: "300", range: 1...86_400)
+
+  static let hyperscanScriptOption = Option<String?>.value(
+    "--hyperscan-script", placeholder: "PATH", help: "The Hyperscan driver script.",
+    defaultValue: "CI/bench/hyperscan_scan.py")
+
+  static let keepOption = Option<Bool>.flag("--keep", help: "Keep the manifests, inputs and literal files.")
+
   static let command = CommandSpec(
     name: "scale", abstract: "canary scan's time and memory with 100,000 canaries, against Hyperscan.",
     discussion: """
@@ -21,26 +49,8 @@ enum ScaleBenchmark {
       run. Build with -c release.
       """,
     options: [
-      .value(
-        "--counts", placeholder: "LIST", help: "Canary counts, comma-separated, each at least 6.",
-        defaultValue: "1000,10000,100000",
-        check: { text in
-          parseCounts(text) == nil
-            ? "--counts needs numbers of at least 6, like 1000,100000, not '\(text)'" : nil
-        }),
-      .integer(
-        "--size", placeholder: "MB", help: "Megabytes of synthetic log.", defaultValue: "50",
-        range: 1...100_000),
-      .integer("--repeat", help: "Runs per figure; the fastest is kept.", defaultValue: "1", range: 1...100),
-      .flag("--no-hyperscan", help: "Skip Hyperscan."),
-      .integer(
-        "--hyperscan-limit", placeholder: "SECONDS",
-        help: "Stop a Hyperscan run after this long (4.6 million literals take it far longer to compile).",
-        defaultValue: "300", range: 1...86_400),
-      .value(
-        "--hyperscan-script", placeholder: "PATH", help: "The Hyperscan driver script.",
-        defaultValue: "CI/bench/hyperscan_scan.py"),
-      .flag("--keep", help: "Keep the manifests, inputs and literal files."),
+      countsOption, sizeOption, repeatOption, noHyperscanOption, hyperscanLimitOption, hyperscanScriptOption,
+      keepOption,
     ],
     run: { parsed, io in run(parsed, io: io) })
 
@@ -66,28 +76,28 @@ enum ScaleBenchmark {
     guard let canaryTool = SoakBenchmark.canaryExecutable() else {
       throw BenchError(description: "cannot find the canary executable beside this one")
     }
-    let counts = parsed.value("--counts").flatMap(parseCounts) ?? [1000, 10000, 100_000]
-    let repeats = parsed.integer("--repeat") ?? 1
+    let counts = parsed[countsOption].flatMap(parseCounts) ?? [1000, 10000, 100_000]
+    let repeats = parsed[repeatOption] ?? 1
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "canary-bench-scale-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { if !parsed.flag("--keep") { try? FileManager.default.removeItem(at: directory) } }
+    defer { if !parsed[keepOption] { try? FileManager.default.removeItem(at: directory) } }
 
     let canaries = mint(counts.max() ?? 6)
     let small = directory.appendingPathComponent("small.txt")
     try Data("a 52-byte file that holds no canary at all, only x.\n".utf8).write(to: small)
     let log = directory.appendingPathComponent("synthetic.log")
     _ = try ScanBenchmarkCorpus.write(
-      to: log, megabytes: parsed.integer("--size") ?? 50, plants: ScanBenchmark.plantTexts(canaries))
+      to: log, megabytes: parsed[sizeOption] ?? 50, plants: ScanBenchmark.plantTexts(canaries))
     // The last line holds the last canary of the smallest set, base64-encoded: every scan of the
     // log must find it there, in that encoding.
     let endPlant = canaries[(counts.min() ?? 6) - 1]
     let endLine = try appendEndPlant(endPlant, to: log)
     let logSize = (try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
     let hyperscan =
-      parsed.flag("--no-hyperscan")
+      parsed[noHyperscanOption]
       ? nil
-      : HyperscanBaseline.find(script: parsed.value("--hyperscan-script") ?? "CI/bench/hyperscan_scan.py")
+      : HyperscanBaseline.find(script: parsed[hyperscanScriptOption] ?? "CI/bench/hyperscan_scan.py")
     if case .unavailable(let reason)? = hyperscan { io.writeOutput("Hyperscan skipped: \(reason)\n") }
     let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(
       3)
@@ -122,7 +132,7 @@ enum ScaleBenchmark {
       line += "; end plant found (base64, line \(endLine))"
       io.writeOutput(line + "\n")
       guard case .ready(let python, let script)? = hyperscan else { continue }
-      let limit = Double(parsed.integer("--hyperscan-limit") ?? 300)
+      let limit = Double(parsed[hyperscanLimitOption] ?? 300)
       // The raw values alone (what `grep -F` would search), then every literal the scanner
       // searches (every encoding), each compiled and run by Hyperscan in its own process.
       for allEncodings in [false, true] {
