@@ -24,7 +24,7 @@
         }
         return nil
       }
-      let process = Process()
+      let process = TestProcess()
       process.executableURL = URL(fileURLWithPath: python)
       process.arguments = [Self.script.path, root.path]
       let pipe = Pipe()

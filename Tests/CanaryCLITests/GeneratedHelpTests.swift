@@ -174,7 +174,7 @@ import Testing
   static func run(_ executable: URL, _ arguments: [String]) throws -> (
     status: Int32, output: String, error: String
   ) {
-    let process = Process()
+    let process = TestProcess()
     process.executableURL = executable
     process.arguments = arguments
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("help-\(UUID().uuidString)")

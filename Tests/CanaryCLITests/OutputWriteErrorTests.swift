@@ -82,7 +82,7 @@ import Testing
       try #require(pipe(&ends) == 0)
       close(ends[0])
       let executable = try #require(CanaryExecutableLookup.shared.url)
-      let process = Process()
+      let process = TestProcess()
       process.executableURL = executable
       process.arguments = arguments
       process.currentDirectoryURL = directory

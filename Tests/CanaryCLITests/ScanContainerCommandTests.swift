@@ -19,7 +19,7 @@ import Testing
       Issue.record("tar is not installed; this container test did not run")
       return false
     }
-    let process = Process()
+    let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", "cd '\(workspace.root.path)' && tar -czf logs.tgz -C in net ui.log"]
     try ChildProcessLaunch.run(process)
@@ -79,7 +79,7 @@ import Testing
       Issue.record("sqlite3 is not installed; this container test did not run")
       return false
     }
-    let process = Process()
+    let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: sqlite)
     process.currentDirectoryURL = workspace.root
     let token = ScanCommandTests.token.value

@@ -39,7 +39,7 @@ struct ScanExitCodeTests {
 
   /// Runs `canary scan` with `arguments` and `input` on standard input.
   static func scan(_ arguments: [String], input: Data = Data()) throws -> (status: Int32, error: String) {
-    let process = Process()
+    let process = TestProcess()
     let executable = try #require(CanaryExecutableLookup.shared.url)
     process.executableURL = executable
     process.arguments = ["scan"] + arguments

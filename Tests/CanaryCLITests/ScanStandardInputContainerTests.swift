@@ -19,7 +19,7 @@ import Testing
       Issue.record("\(tool) is not installed; this standard-input test did not run")
       return nil
     }
-    let process = Process()
+    let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command]
     let input = Pipe()

@@ -83,7 +83,7 @@ let fileSystemTakesAnyBytes: Bool = {
     }
 
     static func run(_ script: String, in directory: URL, seconds: Int = 20) throws -> Outcome {
-      let process = Process()
+      let process = TestProcess()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       process.arguments = [
         "-c",

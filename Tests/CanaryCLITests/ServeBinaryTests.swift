@@ -32,7 +32,7 @@
         #"{"version":1,"canaries":[{"value":"cnryBinaryHeader01","location":"request.header[X-Key]"},{"value":"cnryBinaryResp0002","location":"response.header[X-Back]"}]}"#
           .utf8
       ).write(to: manifest)
-      let process = Process()
+      let process = TestProcess()
       process.executableURL = executable
       process.arguments = ["serve", "--manifest", manifest.path, "--record", record.path]
       let output = Pipe()

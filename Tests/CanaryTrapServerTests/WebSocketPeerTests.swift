@@ -77,7 +77,7 @@ struct WebSocketPeerTests {
 
   /// Runs `python3` with `arguments`; returns its exit status and standard output.
   static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
+    let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3"] + arguments
     let output = Pipe()

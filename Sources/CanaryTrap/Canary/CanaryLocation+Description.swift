@@ -26,7 +26,9 @@ extension CanaryLocation: CustomStringConvertible, LosslessStringConvertible {
   /// Parses a location's string form; a string that names no known location becomes ``custom(_:)``.
   public init(_ description: String) {
     // Every known form starts with one of these: anything else is custom without being read.
-    let stems = ["request.", "response.", "final.url.", "websocket.", "client.held", "redirect"]
+    let stems = [
+      "request.", "response.", "final.url.", "websocket.", "client.held", "redirect", "failure[",
+    ]
     guard stems.contains(where: { description.utf8.starts(with: $0.utf8) }) else {
       self = .custom(description)
       return

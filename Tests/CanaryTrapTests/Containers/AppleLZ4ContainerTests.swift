@@ -31,7 +31,7 @@ import Testing
       Issue.record("python3 is not installed; this container test did not run")
       return false
     }
-    let probe = Process()
+    let probe = TestProcess()
     probe.executableURL = URL(fileURLWithPath: ContainerFixtures.locate("python3")!)
     probe.arguments = ["-c", check]
     try ChildProcessLaunch.run(probe)

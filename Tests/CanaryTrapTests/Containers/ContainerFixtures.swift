@@ -57,7 +57,7 @@ struct ContainerFixtures {
         "\(tool) is not installed; this container test did not run", sourceLocation: sourceLocation)
       return false
     }
-    let process = Process()
+    let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     process.currentDirectoryURL = root

@@ -186,7 +186,7 @@ enum IndependentEncoders {
     for directory in ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
       let path = directory + "/" + tool
       guard FileManager.default.isExecutableFile(atPath: path) else { continue }
-      let process = Process()
+      let process = TestProcess()
       process.executableURL = URL(fileURLWithPath: path)
       let stdin = Pipe()
       let stdout = Pipe()

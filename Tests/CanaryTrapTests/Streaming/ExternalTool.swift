@@ -12,7 +12,7 @@ enum ExternalTool {
           FileManager.default.isExecutableFile(atPath: $0)
         })
       else { return nil }
-      let process = Process()
+      let process = TestProcess()
       process.executableURL = URL(fileURLWithPath: path)
       process.arguments = arguments
       let stdin = Pipe()

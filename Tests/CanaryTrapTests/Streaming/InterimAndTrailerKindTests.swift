@@ -105,7 +105,7 @@ struct InterimAndTrailerKindTests {
         .trailer("X-Checksum", "sha256-probe"))
       try server.start()
       defer { server.stop() }
-      let process = Process()
+      let process = TestProcess()
       process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
       process.arguments = [
         "--testing-library", "swift-testing", "--filter", "InterimAndTrailerKindTests/trailerChild",
