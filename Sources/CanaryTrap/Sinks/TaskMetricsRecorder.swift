@@ -92,7 +92,12 @@ public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSi
     var line = "task \(task.taskIdentifier)\(described(task)) failed: \(failure.domain) \(failure.code)"
     if detail == .full {
       line += " \(failure.localizedDescription)"
-      if let url = failure.userInfo[NSURLErrorFailingURLStringErrorKey] as? String { line += " \(url)" }
+      // The failing URL as Foundation records it: a URL, or (FoundationNetworking) only its string.
+      if let url = failure.userInfo[NSURLErrorFailingURLErrorKey] as? URL {
+        line += " \(url.absoluteString)"
+      } else if let url = failure.userInfo["NSErrorFailingURLStringKey"] as? String {
+        line += " \(url)"
+      }
     }
     log.write(line)
   }
