@@ -11,7 +11,6 @@ let package = Package(
   products: [
     .library(name: "CanaryTrap", targets: ["CanaryTrap"]),
     .library(name: "CanaryTrapTesting", targets: ["CanaryTrapTesting"]),
-    .library(name: "CanaryTrapExamples", targets: ["CanaryTrapExamples"]),
     .executable(name: "canary", targets: ["canary"]),
     .executable(name: "canary-bench", targets: ["canary-bench"]),
   ],
