@@ -1,4 +1,5 @@
 import CanaryTrap
+import CanaryTrapPrimitives
 import Foundation
 
 /// `canary scan`: scan files, directories or standard input for the canaries of a manifest.

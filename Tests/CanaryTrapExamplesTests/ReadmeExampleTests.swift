@@ -1,4 +1,5 @@
 import CanaryTrapExamples
+import CanaryTrapPrimitives
 import CanaryTrapTesting
 import Foundation
 import Testing

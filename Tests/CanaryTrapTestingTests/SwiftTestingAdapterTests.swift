@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import CanaryTrapTesting
 import Foundation
 import Testing
