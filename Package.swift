@@ -48,17 +48,18 @@ let package = Package(
       dependencies: ["CanaryTrap", "CanaryTrapPrimitives", "CanaryTrapServer", "ServerTestSupport"],
       swiftSettings: strictSwift),
     .testTarget(
-      name: "CanaryTrapTestingTests", dependencies: ["CanaryTrapPrimitives", "CanaryTrapTesting"],
+      name: "CanaryTrapTestingTests",
+      dependencies: ["CanaryTrap", "CanaryTrapPrimitives", "CanaryTrapTesting"],
       swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryTrapExamplesTests",
-      dependencies: ["CanaryTrapExamples", "CanaryTrapPrimitives", "CanaryTrapTesting"],
+      dependencies: ["CanaryTrap", "CanaryTrapExamples", "CanaryTrapPrimitives", "CanaryTrapTesting"],
       swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryCLITests", dependencies: ["CanaryCLI", "CanaryTrapPrimitives", "ServerTestSupport"],
       swiftSettings: strictSwift),
     .testTarget(
-      name: "CanaryTrapTemplates", dependencies: ["CanaryTrapTesting"],
+      name: "CanaryTrapTemplates", dependencies: ["CanaryTrap", "CanaryTrapTesting"],
       path: "Templates/Tests", swiftSettings: strictSwift),
   ],
   swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import CanaryTrap
 import CanaryTrapExamples
 import CanaryTrapPrimitives
 import CanaryTrapTesting

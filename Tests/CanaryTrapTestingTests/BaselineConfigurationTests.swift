@@ -1,3 +1,4 @@
+import CanaryTrap
 import CanaryTrapPrimitives
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CanaryTrap
 import CanaryTrapPrimitives
 import CanaryTrapServer
 import Foundation
