@@ -1,5 +1,4 @@
 import CanaryTrap
-import CanaryTrapPrimitives
 import Foundation
 
 /// `canary scan`: scan files, directories or standard input for the canaries of a manifest.
