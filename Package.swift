@@ -11,20 +11,27 @@ let package = Package(
   products: [
     .library(name: "CanaryTrap", targets: ["CanaryTrap"]),
     .library(name: "CanaryTrapTesting", targets: ["CanaryTrapTesting"]),
-    .library(name: "CanaryTrapExamples", targets: ["CanaryTrapExamples"]),
     .executable(name: "canary", targets: ["canary"]),
     .executable(name: "canary-bench", targets: ["canary-bench"]),
   ],
   targets: [
-    .target(name: "CanaryTrapServer", swiftSettings: strictSwift),
-    .target(name: "CanaryTrap", dependencies: ["CanaryTrapServer"], swiftSettings: strictSwift),
-    .target(name: "CanaryTrapTesting", dependencies: ["CanaryTrap"], swiftSettings: strictSwift),
+    // The bottom layer, under both the server and the core: the lock wrapper, checksums, hashes and
+    // the percent decoder, all `package`, knowing nothing of HTTP or canaries.
+    .target(name: "CanaryTrapPrimitives", swiftSettings: strictSwift),
+    .target(name: "CanaryTrapServer", dependencies: ["CanaryTrapPrimitives"], swiftSettings: strictSwift),
+    .target(
+      name: "CanaryTrap", dependencies: ["CanaryTrapPrimitives", "CanaryTrapServer"],
+      swiftSettings: strictSwift),
+    .target(
+      name: "CanaryTrapTesting", dependencies: ["CanaryTrap", "CanaryTrapPrimitives"],
+      swiftSettings: strictSwift),
     .target(name: "CanaryTrapExamples", dependencies: ["CanaryTrap"], swiftSettings: strictSwift),
     .target(
-      name: "CanaryCLI", dependencies: ["CanaryTrap", "CanaryTrapExamples"], swiftSettings: strictSwift),
+      name: "CanaryCLI", dependencies: ["CanaryTrap", "CanaryTrapExamples", "CanaryTrapPrimitives"],
+      swiftSettings: strictSwift),
     .executableTarget(name: "canary", dependencies: ["CanaryCLI"], swiftSettings: strictSwift),
     .target(
-      name: "CanaryBench", dependencies: ["CanaryCLI", "CanaryTrap"],
+      name: "CanaryBench", dependencies: ["CanaryCLI", "CanaryTrap", "CanaryTrapPrimitives"],
       swiftSettings: strictSwift),
     .executableTarget(name: "canary-bench", dependencies: ["CanaryBench"], swiftSettings: strictSwift),
     // What the server's tests and the core's tests share (a raw socket client, a started server, a
@@ -33,20 +40,26 @@ let package = Package(
       name: "ServerTestSupport", dependencies: ["CanaryTrapServer"], path: "Tests/ServerTestSupport",
       swiftSettings: strictSwift),
     .testTarget(
-      name: "CanaryTrapServerTests", dependencies: ["CanaryTrapServer", "ServerTestSupport"],
+      name: "CanaryTrapServerTests",
+      dependencies: ["CanaryTrapPrimitives", "CanaryTrapServer", "ServerTestSupport"],
       swiftSettings: strictSwift),
     .testTarget(
-      name: "CanaryTrapTests", dependencies: ["CanaryTrap", "CanaryTrapServer", "ServerTestSupport"],
+      name: "CanaryTrapTests",
+      dependencies: ["CanaryTrap", "CanaryTrapPrimitives", "CanaryTrapServer", "ServerTestSupport"],
       swiftSettings: strictSwift),
     .testTarget(
-      name: "CanaryTrapTestingTests", dependencies: ["CanaryTrapTesting"], swiftSettings: strictSwift),
-    .testTarget(
-      name: "CanaryTrapExamplesTests", dependencies: ["CanaryTrapExamples", "CanaryTrapTesting"],
+      name: "CanaryTrapTestingTests",
+      dependencies: ["CanaryTrap", "CanaryTrapPrimitives", "CanaryTrapTesting"],
       swiftSettings: strictSwift),
     .testTarget(
-      name: "CanaryCLITests", dependencies: ["CanaryCLI", "ServerTestSupport"], swiftSettings: strictSwift),
+      name: "CanaryTrapExamplesTests",
+      dependencies: ["CanaryTrap", "CanaryTrapExamples", "CanaryTrapPrimitives", "CanaryTrapTesting"],
+      swiftSettings: strictSwift),
     .testTarget(
-      name: "CanaryTrapTemplates", dependencies: ["CanaryTrapTesting"],
+      name: "CanaryCLITests", dependencies: ["CanaryCLI", "CanaryTrapPrimitives", "ServerTestSupport"],
+      swiftSettings: strictSwift),
+    .testTarget(
+      name: "CanaryTrapTemplates", dependencies: ["CanaryTrap", "CanaryTrapTesting"],
       path: "Templates/Tests", swiftSettings: strictSwift),
   ],
   swiftLanguageModes: [.v6]

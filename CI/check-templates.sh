@@ -2,7 +2,7 @@
 # Proves every `canary init` template builds and passes in a package a user would write: a fresh
 # package in a temporary folder outside this repository, with its own module, depending on a copy
 # of this package exactly as README.md says (`.package(path: "../CanaryTrap")` and
-# `.product(name: "CanaryTrapTesting", package: "CanaryTrap")` in the test target only).
+# `.product(name: "CanaryTrap", …)` and `.product(name: "CanaryTrapTesting", …)` in the test target only).
 # It is a full build of its own (its own .build), so .ci/run calls it rather than `swift test`.
 # Usage: CI/check-templates.sh [--keep]   (--keep leaves the temporary folder for a look)
 set -euo pipefail
@@ -38,7 +38,10 @@ let package = Package(
     .target(name: "App"),
     .testTarget(
       name: "AppTests",
-      dependencies: ["App", .product(name: "CanaryTrapTesting", package: "CanaryTrap")]),
+      dependencies: [
+        "App", .product(name: "CanaryTrap", package: "CanaryTrap"),
+        .product(name: "CanaryTrapTesting", package: "CanaryTrap"),
+      ]),
   ]
 )
 MANIFEST

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer binary (every Sources/CanaryTrapServer and Sources/CanaryTrap file plus
-# Fuzz/*.swift, one swiftc call, one module: CANARY_FUZZ_SINGLE_MODULE drops the re-export)
+# Builds the libFuzzer binary (every Sources/CanaryTrapPrimitives, Sources/CanaryTrapServer and
+# Sources/CanaryTrap file plus Fuzz/*.swift, one swiftc call, one module; the imports of the lower
+# targets resolve to empty stand-in modules, since their code is compiled into this one)
 # and runs each target for SECONDS seconds (default 60) from its seed corpus in Fuzz/Corpus/<target>.
 # Prints the executions per target; exits non-zero when a target crashes (the input is kept in
 # $FUZZ_WORK/crash-<target>-*) or the build fails.
@@ -27,9 +28,16 @@ if [ "${FUZZ_REUSE:-0}" = "1" ] && [ -x "$binary" ]; then
   echo "== fuzz: reusing $binary"
 else
 echo "== fuzz: building $binary"
-sources=$(find Sources/CanaryTrapServer Sources/CanaryTrap -name '*.swift' | sort)
+sources=$(find Sources/CanaryTrapPrimitives Sources/CanaryTrapServer Sources/CanaryTrap -name '*.swift' | sort)
+stand_ins="$work/stand-in-modules"
+mkdir -p "$stand_ins"
+for module in CanaryTrapPrimitives CanaryTrapServer; do
+  : >"$stand_ins/$module.swift"
+  swiftc -parse-as-library -emit-module -module-name "$module" -package-name CanaryTrap \
+    "$stand_ins/$module.swift" -emit-module-path "$stand_ins/$module.swiftmodule"
+done
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name CanaryTrapFuzz -package-name CanaryTrap \
-  -D CANARY_FUZZ_SINGLE_MODULE $sources Fuzz/*.swift -o "$binary" >"$work/build.log" 2>&1; then
+  -I "$stand_ins" $sources Fuzz/*.swift -o "$binary" >"$work/build.log" 2>&1; then
   grep -v 'Cannot export local symbol' "$work/build.log" | tail -40
   echo "fuzz: build failed"
   exit 1

@@ -1,5 +1,6 @@
 import CanaryCLI
 import CanaryTrap
+import CanaryTrapPrimitives
 import Foundation
 
 #if canImport(Glibc)

@@ -6,6 +6,7 @@ enum TemplateSources {
   /// File name to template text.
   static let files: [String: String] = [
     "GraphQLLeakTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import Testing
@@ -85,6 +86,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "JSONAPILeakTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import Testing
@@ -169,6 +171,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "MultipartUploadLeakTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import Testing
@@ -253,6 +256,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "OpenAPILeakTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import Testing
@@ -340,6 +344,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "SignInLeakTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import Testing
@@ -425,6 +430,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "SignedDownloadLeakTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import Testing
@@ -502,6 +508,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "TokenRefreshLeakTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import Testing
@@ -594,6 +601,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "GraphQLLeakXCTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import XCTest
@@ -675,6 +683,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "JSONAPILeakXCTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import XCTest
@@ -761,6 +770,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "MultipartUploadLeakXCTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import XCTest
@@ -847,6 +857,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "OpenAPILeakXCTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import XCTest
@@ -935,6 +946,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "SignInLeakXCTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import XCTest
@@ -1022,6 +1034,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "SignedDownloadLeakXCTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import XCTest
@@ -1101,6 +1114,7 @@ private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Tra
 
 """#####,
     "TokenRefreshLeakXCTests.swift": #####"""
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import XCTest

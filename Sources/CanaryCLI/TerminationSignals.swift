@@ -1,4 +1,5 @@
 import CanaryTrap
+import CanaryTrapPrimitives
 import Dispatch
 import Foundation
 

@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Dispatch
 import Foundation
 

@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// An HTTP/1.1 server on loopback that records every request it receives and answers with

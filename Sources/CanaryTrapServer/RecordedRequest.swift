@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// One request exactly as the loopback server received it: raw bytes and parsed form.

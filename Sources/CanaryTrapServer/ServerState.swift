@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// Routes and recordings of one server, shared by the public API and the I/O thread.

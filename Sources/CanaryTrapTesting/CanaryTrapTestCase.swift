@@ -1,3 +1,5 @@
+import CanaryTrapPrimitives
+
 #if canImport(XCTest)
   import CanaryTrap
   import Foundation

@@ -1,4 +1,5 @@
 import CanaryTrap
+import CanaryTrapPrimitives
 import Foundation
 
 /// One scope's life as the adapters run it: start, body, finish, and the messages to record,

@@ -4,9 +4,9 @@ import Testing
 @testable import CanaryCLI
 
 /// What a template may import: what a user's test target has with the README's setup
-/// (`CanaryTrapTesting` only) plus the toolchain's own modules.
+/// (the `CanaryTrap` and `CanaryTrapTesting` products) plus the toolchain's own modules.
 private let importsAUserHas: Set<String> = [
-  "CanaryTrapTesting", "Foundation", "FoundationNetworking", "Testing", "XCTest",
+  "CanaryTrap", "CanaryTrapTesting", "Foundation", "FoundationNetworking", "Testing", "XCTest",
 ]
 
 @Suite struct TemplateImportsTests {

@@ -1,4 +1,6 @@
+import CanaryTrap
 import CanaryTrapExamples
+import CanaryTrapPrimitives
 import CanaryTrapTesting
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import CanaryTrap
+import CanaryTrapPrimitives
 import Foundation
 import Testing
 

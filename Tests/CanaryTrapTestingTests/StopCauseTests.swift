@@ -1,3 +1,5 @@
+import CanaryTrap
+import CanaryTrapPrimitives
 import CanaryTrapServer
 import Foundation
 import Testing

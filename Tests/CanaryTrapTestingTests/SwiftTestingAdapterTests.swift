@@ -1,3 +1,5 @@
+import CanaryTrap
+import CanaryTrapPrimitives
 import CanaryTrapTesting
 import Foundation
 import Testing

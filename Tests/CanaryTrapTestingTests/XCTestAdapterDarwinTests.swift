@@ -5,6 +5,7 @@
 // these compile and run on Apple platforms only. Not yet run: written against Apple's XCTest
 // documentation (XCTIssue, XCTSourceCodeContext, XCTSourceCodeLocation, XCTestCase.record(_:)).
 #if canImport(XCTest) && canImport(Darwin)
+  import CanaryTrap
   import CanaryTrapTesting
   import XCTest
 

@@ -1,8 +1,10 @@
 // XCTestCase(name:testClosure:) and asyncTest exist only in swift-corelibs-xctest, so these run on
 // Linux (and other non-Darwin platforms).
 #if canImport(XCTest) && !canImport(Darwin)
-  @testable import CanaryTrapTesting
+  import CanaryTrap
   import XCTest
+
+  @testable import CanaryTrapTesting
 
   /// A CanaryTrapTestCase whose scenarios (not named `test…`, so never discovered on their own)
   /// are run by ``CanaryTrapTestCaseTests``; it keeps its failures instead of reporting them.

@@ -1,4 +1,5 @@
 import CanaryTrap
+import CanaryTrapPrimitives
 import Foundation
 
 /// Runs a command line through a tree of ``CommandSpec``s: picks the subcommand, parses its

@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// The canaries of one run: mints them for named locations and writes or reads their manifest.

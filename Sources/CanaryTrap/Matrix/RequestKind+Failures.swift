@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -6,7 +7,7 @@ import Foundation
 
 extension RequestKind {
   /// One kind per ``ExchangeFailure``, each a `POST` whose exchange fails that way, in the order of
-  /// ``ExchangeFailure/allCases``.
+  /// `ExchangeFailure.allCases`.
   public static let failures: [RequestKind] = ExchangeFailure.allCases.map(failing)
 
   /// The `URLRequest.timeoutInterval` of the ``ExchangeFailure/timedOut`` kind: one second, the

@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// Proves delivery of a canary at its own ``CanaryLocation``.

@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// Reads the parts of a recorded request that delivery proof compares against, decoded once:

@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// The index page of a folder of reports, `index.html`: one row per HTML report with its title,

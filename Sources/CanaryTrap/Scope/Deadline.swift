@@ -5,6 +5,8 @@
 /// was stalled (every cooperative thread blocked by other tests, a paused machine), and the time it
 /// was late is added back, as is the time the work waited to start; both together at most once
 /// more the deadline's own length, so work that never ends still ends the wait.
+import CanaryTrapPrimitives
+
 enum Deadline {
   /// How a bounded piece of work ended.
   enum Outcome<Value: Sendable>: Sendable {

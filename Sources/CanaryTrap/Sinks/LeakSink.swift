@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// A place an app writes to, which a scope reads at the end of a run and hands to the scanner.

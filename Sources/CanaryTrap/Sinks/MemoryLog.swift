@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// A thread-safe log held in memory: hand it to the app's logger, and the scope scans every byte.

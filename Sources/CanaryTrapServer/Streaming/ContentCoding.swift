@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// A `Content-Encoding` the loopback server can compress a response body with, so the app's

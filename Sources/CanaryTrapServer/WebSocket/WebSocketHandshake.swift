@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// The server's side of the WebSocket opening handshake (RFC 6455 §4.2): checks a client's

@@ -1,4 +1,5 @@
 import CanaryTrap
+import CanaryTrapPrimitives
 import Foundation
 import ServerTestSupport
 import Testing

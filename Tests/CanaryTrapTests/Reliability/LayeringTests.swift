@@ -46,26 +46,55 @@ struct LayeringTests {
       try Self.violations(in: "Proof", forbidding: ["RequestKind", "KindPlanter", "MatrixResult"]) == [:])
   }
 
-  /// The dependencies `Package.swift` gives the target named `target`, or nil when it names none.
+  /// The dependencies `Package.swift` gives the target named `target` (empty when its declaration
+  /// lists none), or nil when no target has that name.
   static func dependencies(of target: String, in manifest: String) -> [String]? {
-    guard let name = manifest.range(of: "name: \"\(target)\""),
-      let open = manifest[name.upperBound...].range(of: "dependencies: ["),
-      let close = manifest[open.upperBound...].firstIndex(of: "]")
-    else { return nil }
-    return manifest[open.upperBound..<close].split(separator: ",").map {
+    guard let name = manifest.range(of: "name: \"\(target)\"") else { return nil }
+    let declaration = manifest[name.upperBound...]
+    let end = declaration.range(of: "name: \"")?.lowerBound ?? declaration.endIndex
+    guard let open = declaration[..<end].range(of: "dependencies: ["),
+      let close = declaration[open.upperBound..<end].firstIndex(of: "]")
+    else { return [] }
+    return declaration[open.upperBound..<close].split(separator: ",").map {
       $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(
         in: CharacterSet(charactersIn: "\""))
     }
   }
 
-  /// What the server's tests may depend on: the server and their shared support, no canary code.
-  static let serverTestDependencies: Set<String> = ["CanaryTrapServer", "ServerTestSupport"]
+  /// The package's manifest.
+  static func manifest() throws -> String {
+    try String(
+      contentsOf: sources.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Package.swift"), encoding: .utf8)
+  }
+
+  /// What the server's tests may depend on: the server, the primitives under it and their shared
+  /// support, no canary code.
+  static let serverTestDependencies: Set<String> = [
+    "CanaryTrapPrimitives", "CanaryTrapServer", "ServerTestSupport",
+  ]
+
+  @Test("the primitives depend on no other target, and the server on the primitives alone")
+  func bottomLayersDependOnlyDownward() throws {
+    let manifest = try Self.manifest()
+    #expect(try #require(Self.dependencies(of: "CanaryTrapPrimitives", in: manifest)) == [])
+    #expect(try #require(Self.dependencies(of: "CanaryTrapServer", in: manifest)) == ["CanaryTrapPrimitives"])
+  }
+
+  @Test("twin: a target without dependencies does not borrow the next target's")
+  func aTargetWithoutDependenciesReadsAsEmpty() throws {
+    let manifest = #"""
+      .target(name: "Bottom", swiftSettings: strictSwift),
+      .target(name: "Top", dependencies: ["Bottom"]),
+      """#
+    #expect(try #require(Self.dependencies(of: "Bottom", in: manifest)) == [])
+    #expect(try #require(Self.dependencies(of: "Top", in: manifest)) == ["Bottom"])
+    #expect(Self.dependencies(of: "Missing", in: manifest) == nil)
+  }
 
   @Test("the server's tests and their support target depend on the server alone")
   func serverTestsDependOnTheServerAlone() throws {
-    let manifest = try String(
-      contentsOf: Self.sources.deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Package.swift"), encoding: .utf8)
+    let manifest = try Self.manifest()
     for target in ["ServerTestSupport", "CanaryTrapServerTests"] {
       let found = try #require(Self.dependencies(of: target, in: manifest), "no \(target) in Package.swift")
       #expect(Set(found).isSubset(of: Self.serverTestDependencies), "\(target) depends on \(found)")

@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Testing
 
 @testable import CanaryTrap

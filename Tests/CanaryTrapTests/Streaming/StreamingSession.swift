@@ -1,4 +1,5 @@
 import CanaryTrap
+import CanaryTrapPrimitives
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -4,6 +4,8 @@
 /// the central directory up to its end record.
 ///
 /// Not read: encrypted members and methods other than stored and deflate; each is reported failed.
+import CanaryTrapPrimitives
+
 struct ZipReader {
   let reader: ByteReader
   let budget: ExpansionBudget

@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// Scans files an app writes: paths, directories (walked recursively) and glob patterns such as

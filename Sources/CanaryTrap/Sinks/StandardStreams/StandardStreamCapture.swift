@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// The process-wide capture of file descriptors 1 and 2, shared by every scope: the first window

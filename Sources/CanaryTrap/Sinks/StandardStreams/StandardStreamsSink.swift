@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 /// Captures standard output and standard error at the file-descriptor level, so `print`,

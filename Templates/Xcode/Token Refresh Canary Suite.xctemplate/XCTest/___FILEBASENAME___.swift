@@ -1,3 +1,4 @@
+import CanaryTrap
 import CanaryTrapTesting
 import Foundation
 import XCTest

@@ -1,5 +1,5 @@
-/// The one percent decoder of the package: the server's ``RecordedRequest/queryItems`` and
-/// ``RecordedRequest/formFields`` and the delivery proof read escapes with it, so what a test sees
+/// The one percent decoder of the package: the server's `RecordedRequest.queryItems` and
+/// `RecordedRequest.formFields` and the delivery proof read escapes with it, so what a test sees
 /// in the record and what the proof counts as delivered cannot disagree.
 package enum PercentDecoding {
   /// `text` percent-decoded (and `+` as a space when `plusIsSpace`); when a `%` escape is not two

@@ -1,5 +1,5 @@
 /// SHA-512 and SHA-384 (FIPS 180-4), implemented here so the package needs no crypto dependency.
-enum SHA512 {
+package enum SHA512 {
   private static let roundConstants: [UInt64] = [
     0x428a_2f98_d728_ae22, 0x7137_4491_23ef_65cd, 0xb5c0_fbcf_ec4d_3b2f, 0xe9b5_dba5_8189_dbbc,
     0x3956_c25b_f348_b538, 0x59f1_11f1_b605_d019, 0x923f_82a4_af19_4f9b, 0xab1c_5ed5_da6d_8118,
@@ -34,10 +34,10 @@ enum SHA512 {
   ]
 
   /// The 64-byte SHA-512 digest of `message`.
-  static func digest(_ message: [UInt8]) -> [UInt8] { run(message, state: sha512Initial) }
+  package static func digest(_ message: [UInt8]) -> [UInt8] { run(message, state: sha512Initial) }
 
   /// The 48-byte SHA-384 digest of `message`: SHA-512 with its own initial state, cut short.
-  static func digest384(_ message: [UInt8]) -> [UInt8] {
+  package static func digest384(_ message: [UInt8]) -> [UInt8] {
     Array(run(message, state: sha384Initial).prefix(48))
   }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// MD5 (RFC 1321), implemented here so the package needs no crypto dependency.
-enum MD5 {
+package enum MD5 {
   private static let shifts: [UInt32] = [
     7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
     5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
@@ -15,7 +15,7 @@ enum MD5 {
   }
 
   /// The 16-byte digest of `message`.
-  static func digest(_ message: [UInt8]) -> [UInt8] {
+  package static func digest(_ message: [UInt8]) -> [UInt8] {
     var state: [UInt32] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476]
     var words = [UInt32](repeating: 0, count: 16)
     MerkleDamgard.padded(message, bigEndianLength: false).withUnsafeBufferPointer { bytes in
