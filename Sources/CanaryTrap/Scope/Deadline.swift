@@ -55,6 +55,7 @@ enum Deadline {
         let started = meeting.withLock { $0.workStarted }
         guard schedule.extend(wokeAt: .now, workStarted: started) else { break }
       }
+      await waitWhileStarved(until: schedule.hardLimit) { meeting.withLock { $0.outcome != nil } }
       settle(.expired)
     }
     let result = await withTaskCancellationHandler {
@@ -72,6 +73,21 @@ enum Deadline {
     timer.cancel()
     if case .expired = result { worker.cancel() }
     return result
+  }
+}
+
+extension Deadline {
+  /// Before work is called late, lets every job already waiting for a thread run, for as long as
+  /// the process is starved (a yield takes longer than the stall threshold to come back) and
+  /// `settled` is false, but not past `limit`: the work's own continuation may be among those
+  /// jobs (the transport returned, its task has not run yet), as when other tests hold every
+  /// cooperative thread.
+  static func waitWhileStarved(until limit: ContinuousClock.Instant, settled: () -> Bool) async {
+    while !settled(), ContinuousClock.now < limit {
+      let queued = ContinuousClock.now
+      await Task.yield()
+      guard ContinuousClock.now - queued > stallThreshold else { return }
+    }
   }
 }
 
