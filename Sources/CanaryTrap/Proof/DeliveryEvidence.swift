@@ -14,7 +14,11 @@ public struct DeliveryEvidence: Sendable {
   /// ``received``, decoded once for the proof, which asks every request about every canary.
   private(set) var inspections: [RequestInspection]
   /// Every request handed to the transport under test.
-  public var sent: [SentRequest]
+  public var sent: [SentRequest] {
+    didSet { handedOverCache = Locked(nil) }
+  }
+  /// ``handedOver``, once built.
+  private var handedOverCache = Locked<DeliveryEvidence?>(nil)
   /// Every response the transport under test returned.
   public var returned: [ObservedResponse]
   /// Every response the loopback server wrote, with whether it wrote every byte.
@@ -33,6 +37,18 @@ public struct DeliveryEvidence: Sendable {
     self.sent = sent
     self.returned = returned
     self.answered = answered
+  }
+
+  /// The requests handed to the transport as a server would have received them (see
+  /// ``SentRequest/asReceived``), built once: a failed exchange's proof asks them about each of
+  /// its canaries.
+  var handedOver: DeliveryEvidence {
+    handedOverCache.withLock { cached in
+      if let cached { return cached }
+      let built = DeliveryEvidence(received: sent.map(\.asReceived), sent: sent, returned: [])
+      cached = built
+      return built
+    }
   }
 }
 

@@ -19,9 +19,7 @@ enum FailedExchangeProof {
     switch canary.location {
     case _ where failure == .connectionRefused,
       .requestURL(.user), .requestURL(.password):
-      let handedOver = DeliveryEvidence(
-        received: evidence.sent.map(\.asReceived), sent: evidence.sent, returned: [])
-      if LocationProof.status(of: canary, in: handedOver) == .delivered { return .delivered }
+      if LocationProof.status(of: canary, in: evidence.handedOver) == .delivered { return .delivered }
       return failure == .connectionRefused
         ? .undelivered(
           reason: "no request handed to the transport carried it there (the connection was refused, so no"

@@ -5,7 +5,13 @@ extension CanaryTrap {
   func prepareScanner() {
     let planted = canaries.canaries
     let (tracer, options) = (tracer, configuration.scanOptions)
-    let build = Task.detached { Self.makeScanner(for: planted, tracer: tracer, options: options) }
+    // On a thread of its own: built on the shared pool, it would hold the threads the run's
+    // requests need, and delay them.
+    let build = Task.detached {
+      await DedicatedThreads.run(named: "CanaryTrap scanner") {
+        Self.makeScanner(for: planted, tracer: tracer, options: options)
+      }
+    }
     state.withLock { $0.preparedScanner = (planted.count, build) }
   }
 

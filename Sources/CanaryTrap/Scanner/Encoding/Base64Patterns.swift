@@ -24,33 +24,32 @@ enum Base64Patterns {
   static func core(
     of value: [UInt8], alignment: Int, alphabet: [UInt8], includeTail: Bool = false
   ) -> [UInt8] {
-    let dataCount = alignment + value.count
-    let totalBits = dataCount * 8
+    let totalBits = (alignment + value.count) * 8
     let firstChar = (alignment * 8 + 5) / 6
     let lastChar = includeTail ? (totalBits + 5) / 6 : totalBits / 6
     guard firstChar < lastChar else { return [] }
-    // The data is `alignment` zero bytes, then the value, then zero bytes: encoded three bytes
-    // to four characters, keeping the characters wanted.
-    let groups = (lastChar + 3) / 4
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: groups * 3) { data in
-      data.initialize(repeating: 0)
-      for (index, byte) in value.enumerated() where alignment + index < data.count {
-        data[alignment + index] = byte
+    // The data is `alignment` zero bytes, then the value, then zero bytes; character `n` is the
+    // six bits from bit `6n` on. Plain loops over pointers: the unoptimized build the scopes of
+    // a debug test run use spends a fifth of the scanner's set-up here otherwise.
+    let dataCount = ((lastChar + 3) / 4) * 3
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: dataCount + 1) { buffer in
+      let data = buffer.baseAddress!
+      data.initialize(repeating: 0, count: dataCount + 1)
+      let copied = min(value.count, dataCount - alignment)
+      value.withUnsafeBufferPointer { value in
+        if copied > 0 { (data + alignment).update(from: value.baseAddress!, count: copied) }
       }
       return alphabet.withUnsafeBufferPointer { alphabet in
-        [UInt8](unsafeUninitializedCapacity: lastChar - firstChar) { output, count in
-          for group in (firstChar / 4)..<groups {
-            let b0 = Int(data[group * 3])
-            let b1 = Int(data[group * 3 + 1])
-            let b2 = Int(data[group * 3 + 2])
-            let symbols = (b0 >> 2, (b0 & 3) << 4 | b1 >> 4, (b1 & 15) << 2 | b2 >> 6, b2 & 63)
-            for offset in 0..<4 {
-              let char = group * 4 + offset
-              guard char >= firstChar && char < lastChar else { continue }
-              let symbol =
-                offset == 0 ? symbols.0 : offset == 1 ? symbols.1 : offset == 2 ? symbols.2 : symbols.3
-              output[char - firstChar] = alphabet[symbol]
-            }
+        let symbols = alphabet.baseAddress!
+        return [UInt8](unsafeUninitializedCapacity: lastChar - firstChar) { output, count in
+          let written = output.baseAddress!
+          var char = firstChar
+          while char < lastChar {
+            let bit = char &* 6
+            let byte = bit &>> 3
+            let pair = Int(data[byte]) &<< 8 | Int(data[byte &+ 1])
+            written[char &- firstChar] = symbols[(pair &>> (10 &- (bit & 7))) & 63]
+            char &+= 1
           }
           count = lastChar - firstChar
         }

@@ -5,13 +5,21 @@ enum TextEscapes {
 
   /// Hex digits of every byte.
   static func hex(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
+    // Plain loops over pointers, for the unoptimized build (see `Base64Patterns.core`).
     digits.withUnsafeBufferPointer { digits in
-      [UInt8](unsafeUninitializedCapacity: bytes.count * 2) { output, count in
-        for (index, byte) in bytes.enumerated() {
-          output[2 * index] = digits[Int(byte >> 4)]
-          output[2 * index + 1] = digits[Int(byte & 15)]
+      bytes.withUnsafeBufferPointer { bytes in
+        [UInt8](unsafeUninitializedCapacity: bytes.count * 2) { output, count in
+          guard let input = bytes.baseAddress, let written = output.baseAddress else { return count = 0 }
+          let digits = digits.baseAddress!
+          var index = 0
+          while index < bytes.count {
+            let byte = input[index]
+            written[2 &* index] = digits[Int(byte &>> 4)]
+            written[2 &* index &+ 1] = digits[Int(byte & 15)]
+            index &+= 1
+          }
+          count = bytes.count * 2
         }
-        count = bytes.count * 2
       }
     }
   }

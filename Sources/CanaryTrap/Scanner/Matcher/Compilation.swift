@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +7,8 @@ import Dispatch
 /// One pass over a canary set: each canary's literals built, their q-grams indexed, its value
 /// laid out, and the literals dropped before the next canary.
 ///
-/// Large sets are compiled in rounds of ``Part``s, one per processor, merged in canary order:
+/// Sets of a few hundred canaries or more are compiled in rounds of ``Part``s, one per processor
+/// (at most one per ``canariesPerWorker`` canaries), merged in canary order:
 /// what is compiled does not depend on the number of processors, and a round holds only a few
 /// megabytes beyond the index itself.
 struct Compilation {
@@ -30,12 +29,16 @@ struct Compilation {
   /// Canaries each processor compiles per round.
   static let canariesPerPart = 2048
 
+  /// The fewest canaries worth a processor of their own: a scope's few hundred canaries are
+  /// compiled on every processor too, as its scanner is built while its requests wait.
+  static let canariesPerWorker = 128
+
   init(canaries: [Canary], encodings: Set<ScanEncoding>, keepsValues: Bool, layout: IndexLayout) {
     entryCapacity = max(64, canaries.count * 16)
     entries = Self.allocate(entryCapacity)
     targetStarts.reserveCapacity(canaries.count + 1)
-    let workers =
-      canaries.count > Self.canariesPerPart ? max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) : 1
+    let processors = max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    let workers = max(1, min(processors, canaries.count / Self.canariesPerWorker))
     var start = 0
     while start < canaries.count {
       let end = min(canaries.count, start + Self.canariesPerPart * workers)
@@ -45,7 +48,7 @@ struct Compilation {
       }
       let chains = self.chains
       let parts = PartSlots(count: workers)
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      DedicatedThreads.concurrentPerform(iterations: workers) { worker in
         parts.slots[worker] = Part(
           canaries: canaries, slices[worker], chains: chains, encodings: encodings, keepsValues: keepsValues,
           layout: layout)
