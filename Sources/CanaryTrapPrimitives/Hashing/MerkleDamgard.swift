@@ -1,9 +1,10 @@
-/// The padding and word helpers shared by MD5, SHA-1 and SHA-256.
+/// The padding and word helpers shared by MD5, SHA-1, SHA-256 and SHA-512.
 package enum MerkleDamgard {
-  /// `message` padded with `0x80`, zeros and its bit length (64 bits) to whole 64-byte blocks,
-  /// in one allocation.
-  package static func padded(_ message: [UInt8], bigEndianLength: Bool) -> [UInt8] {
-    let count = ((message.count + 8) / 64 + 1) * 64
+  /// `message` padded with `0x80`, zeros and its bit length to whole blocks of `blockSize` bytes
+  /// (64, with a 64-bit length; or 128, SHA-512's, with a 128-bit length whose high half is
+  /// zero), in one allocation.
+  package static func padded(_ message: [UInt8], blockSize: Int = 64, bigEndianLength: Bool) -> [UInt8] {
+    let count = ((message.count + blockSize / 8) / blockSize + 1) * blockSize
     var padded = [UInt8](repeating: 0, count: count)
     padded.withUnsafeMutableBufferPointer { bytes in
       _ = UnsafeMutableBufferPointer(rebasing: bytes[0..<message.count]).initialize(from: message)

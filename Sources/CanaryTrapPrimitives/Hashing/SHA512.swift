@@ -43,15 +43,7 @@ package enum SHA512 {
 
   private static func run(_ message: [UInt8], state initial: [UInt64]) -> [UInt8] {
     var state = initial
-    // The message, 0x80, zeros and the 128-bit bit length, in whole 128-byte blocks.
-    let count = ((message.count + 16) / 128 + 1) * 128
-    var padded = [UInt8](repeating: 0, count: count)
-    padded.withUnsafeMutableBufferPointer { bytes in
-      _ = UnsafeMutableBufferPointer(rebasing: bytes[0..<message.count]).initialize(from: message)
-      bytes[message.count] = 0x80
-      let bitLength = UInt64(message.count) &* 8
-      for i in 0..<8 { bytes[count - 8 + i] = UInt8(truncatingIfNeeded: bitLength >> UInt64(56 - 8 * i)) }
-    }
+    let padded = MerkleDamgard.padded(message, blockSize: 128, bigEndianLength: true)
     var schedule = [UInt64](repeating: 0, count: 80)
     padded.withUnsafeBufferPointer { bytes in
       schedule.withUnsafeMutableBufferPointer { schedule in
