@@ -1,3 +1,5 @@
+import CanaryTrapPrimitives
+
 /// Runs work that may never finish (a transport the app owns) with a deadline: past it, the work's
 /// task is cancelled and the caller moves on at once, whether or not the work honours cancellation.
 ///
@@ -5,8 +7,6 @@
 /// was stalled (every cooperative thread blocked by other tests, a paused machine), and the time it
 /// was late is added back, as is the time the work waited to start; both together at most once
 /// more the deadline's own length, so work that never ends still ends the wait.
-import CanaryTrapPrimitives
-
 enum Deadline {
   /// How a bounded piece of work ended.
   enum Outcome<Value: Sendable>: Sendable {

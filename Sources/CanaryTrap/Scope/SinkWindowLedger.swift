@@ -1,8 +1,8 @@
+import CanaryTrapPrimitives
+
 /// Which windows are open on each sink instance in the process, so a scope can tell whether
 /// another scope read the same instance at the same time: then bytes in its window may be the
 /// other run's, and only the tracer or a canary proves that this run was heard.
-import CanaryTrapPrimitives
-
 final class SinkWindowLedger: Sendable {
   /// The ledger of this process.
   static let shared = SinkWindowLedger()

@@ -1,7 +1,7 @@
-/// A ``ByteSource`` that hands out a decoder's output chunk by chunk and, once it has failed,
-/// fails again on every read (a decoder's state is not trusted after an error).
 import CanaryTrapPrimitives
 
+/// A ``ByteSource`` that hands out a decoder's output chunk by chunk and, once it has failed,
+/// fails again on every read (a decoder's state is not trusted after an error).
 class DecodedSource: ByteSource {
   private var pending = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
   private var pendingIndex = 0

@@ -1,11 +1,11 @@
+import CanaryTrapPrimitives
+
 /// Reads a zip archive (APPNOTE 6.3) front to back as a stream, so a zip nested in another
 /// container needs no seeking: each local header, its stored or deflated data (checked against
 /// its CRC-32 and size, from the header or from a data descriptor, zip64 sizes included), then
 /// the central directory up to its end record.
 ///
 /// Not read: encrypted members and methods other than stored and deflate; each is reported failed.
-import CanaryTrapPrimitives
-
 struct ZipReader {
   let reader: ByteReader
   let budget: ExpansionBudget

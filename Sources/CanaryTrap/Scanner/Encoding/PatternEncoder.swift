@@ -1,6 +1,6 @@
-/// Turns a canary into every literal the scanner searches for, one list per enabled encoding.
 import CanaryTrapPrimitives
 
+/// Turns a canary into every literal the scanner searches for, one list per enabled encoding.
 enum PatternEncoder {
   /// Every distinct literal for `canary`, most specific encodings first; a byte string that two
   /// encodings produce is kept once, under the first. `raw` is always first when the value itself
