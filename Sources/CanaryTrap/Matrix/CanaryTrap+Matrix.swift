@@ -44,17 +44,18 @@ extension CanaryTrap {
       }
     }
     prepareScanner()
+    let requests = planted  // immutable from here: the batches below read it concurrently
     // Kinds that set cookies go last, so a session storing them cannot touch other kinds. Kinds
     // that fail on purpose go alongside both batches: the slowest waits out a timeout, and they
     // send nothing a cookie store touches.
-    let alongside = planted.indices.filter { kinds[$0].failure != nil && !kinds[$0].setsCookies }
-    async let failed = send(alongside, of: planted, kinds: kinds, through: transport)
+    let alongside = requests.indices.filter { kinds[$0].failure != nil && !kinds[$0].setsCookies }
+    async let failed = send(alongside, of: requests, kinds: kinds, through: transport)
     var runs: [(Int, MatrixResult.KindRun)] = []
     for settingCookies in [false, true] {
-      let batch = planted.indices.filter {
+      let batch = requests.indices.filter {
         kinds[$0].setsCookies == settingCookies && !alongside.contains($0)
       }
-      runs += await send(batch, of: planted, kinds: kinds, through: transport)
+      runs += await send(batch, of: requests, kinds: kinds, through: transport)
     }
     runs += await failed
     let kindRuns = runs.sorted { $0.0 < $1.0 }.map(\.1)
