@@ -19,8 +19,11 @@ public struct OmittedFindings: Sendable, Hashable {
 extension LeakReport {
   /// The findings counted but not kept, for the canaries of this report, source by source.
   public var omittedFindings: [OmittedFindings] {
+    let counted = sources.flatMap(\.omittedFindings)
+    // Most reports omit nothing: the set of a large manifest's canaries is then never built.
+    guard !counted.isEmpty else { return [] }
     let known = Set(canaries)
-    return sources.flatMap(\.omittedFindings).filter { known.contains($0.canary) }
+    return counted.filter { known.contains($0.canary) }
   }
 
   /// Every finding, kept or only counted: exact whatever the cap.

@@ -23,12 +23,20 @@ enum DistinctiveBytes {
   /// Marks every occurrence of ``CanaryGenerator/sharedParts`` in `value`, in any letter case.
   private static func sharedText(in value: [UInt8]) -> [Bool] {
     var shared = [Bool](repeating: false, count: value.count)
-    let folded = value.map { ByteFold.table[Int($0)] }
-    for needle in foldedSharedParts {
-      guard !needle.isEmpty, needle.count <= folded.count else { continue }
-      for start in 0...(folded.count - needle.count)
-      where folded[start..<start + needle.count].elementsEqual(needle) {
-        for index in start..<start + needle.count { shared[index] = true }
+    ByteFold.table.withUnsafeBufferPointer { fold in
+      value.withUnsafeBufferPointer { value in
+        shared.withUnsafeMutableBufferPointer { shared in
+          for needle in foldedSharedParts where !needle.isEmpty && needle.count <= value.count {
+            needle.withUnsafeBufferPointer { needle in
+              for start in 0...(value.count - needle.count) {
+                var index = 0
+                while index < needle.count, fold[Int(value[start &+ index])] == needle[index] { index &+= 1 }
+                guard index == needle.count else { continue }
+                for marked in start..<start + needle.count { shared[marked] = true }
+              }
+            }
+          }
+        }
       }
     }
     return shared

@@ -52,17 +52,22 @@ final class GramIndex: @unchecked Sendable {
     bucketShift = UInt64(64 - bucketBits)
     bucketStarts = .allocate(capacity: bucketCount + 1)
     bucketStarts.initialize(repeating: 0, count: bucketCount + 1)
-    for index in 0..<count {
-      let gram = entries[index].gram
-      let hash = gram &* ByteFold.hashMultiplier
-      bitset[Int(hash >> bitsetShift)] |= Self.filterBits(hash)
-      let second = ByteFold.secondHash(gram)
-      confirmBitset[Int(second >> bitsetShift)] |= Self.filterBits(second)
-      bucketStarts[Int(hash >> bucketShift) + 1] += 1
+    // The filters and the bucket counts are filled apart, on two threads for a large set.
+    let fill = IndexFill(
+      entries: entries, count: count, bitset: bitset, confirmBitset: confirmBitset, bitsetShift: bitsetShift,
+      bucketStarts: bucketStarts, bucketShift: bucketShift)
+    if count >= Self.entriesWorthAThread {
+      DedicatedThreads.concurrentPerform(iterations: 2) { $0 == 0 ? fill.fillFilters() : fill.countBuckets() }
+    } else {
+      fill.fillFilters()
+      fill.countBuckets()
     }
     for bucket in 0..<bucketCount { bucketStarts[bucket + 1] += bucketStarts[bucket] }
     sortByBucket()
   }
+
+  /// The fewest entries worth a second thread for filling and sorting the index.
+  static let entriesWorthAThread = 1 << 18
 
   deinit {
     bitset.deallocate()
@@ -91,11 +96,17 @@ final class GramIndex: @unchecked Sendable {
     var groupStarts = (0...groupCount).map { Int(bucketStarts[min($0 << groupShift, bucketCount)]) }
     groupStarts[groupCount] = entryCount
     permute(from: 0, to: entryCount, starts: groupStarts) { self.bucket(of: $0.gram) >> groupShift }
-    for group in 0..<groupCount where groupStarts[group + 1] - groupStarts[group] > 1 {
-      let first = group << groupShift
-      let starts = (0...(1 << groupShift)).map { Int(bucketStarts[first + $0]) }
-      permute(from: groupStarts[group], to: groupStarts[group + 1], starts: starts) {
-        self.bucket(of: $0.gram) - first
+    // The groups are disjoint: a large index sorts its two halves (by entries) on two threads.
+    let groupBounds = groupStarts
+    let half = groupBounds.firstIndex { $0 >= entryCount / 2 } ?? groupCount
+    let halves = entryCount >= Self.entriesWorthAThread ? [0..<half, half..<groupCount] : [0..<groupCount]
+    DedicatedThreads.concurrentPerform(iterations: halves.count) { part in
+      for group in halves[part] where groupBounds[group + 1] - groupBounds[group] > 1 {
+        let first = group << groupShift
+        let starts = (0...(1 << groupShift)).map { Int(self.bucketStarts[first + $0]) }
+        self.permute(from: groupBounds[group], to: groupBounds[group + 1], starts: starts) {
+          self.bucket(of: $0.gram) - first
+        }
       }
     }
   }
@@ -139,6 +150,35 @@ final class GramIndex: @unchecked Sendable {
     var bits = 0
     while (1 << bits) < value { bits += 1 }
     return bits
+  }
+}
+
+/// The two passes over a new index's entries that fill it: the filters, and the bucket counts.
+private struct IndexFill: @unchecked Sendable {
+  let entries: UnsafeMutablePointer<GramIndex.Entry>
+  let count: Int
+  let bitset: UnsafeMutablePointer<UInt64>
+  let confirmBitset: UnsafeMutablePointer<UInt64>
+  let bitsetShift: UInt64
+  let bucketStarts: UnsafeMutablePointer<UInt32>
+  let bucketShift: UInt64
+
+  /// Sets each entry's bits in both filters.
+  func fillFilters() {
+    for index in 0..<count {
+      let gram = entries[index].gram
+      let hash = gram &* ByteFold.hashMultiplier
+      bitset[Int(hash >> bitsetShift)] |= GramIndex.filterBits(hash)
+      let second = ByteFold.secondHash(gram)
+      confirmBitset[Int(second >> bitsetShift)] |= GramIndex.filterBits(second)
+    }
+  }
+
+  /// Counts each bucket's entries into the slot after the bucket's own.
+  func countBuckets() {
+    for index in 0..<count {
+      bucketStarts[Int((entries[index].gram &* ByteFold.hashMultiplier) >> bucketShift) + 1] += 1
+    }
   }
 }
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The literals of a canary set laid out for the matcher: one ``CompiledMatcher/Target`` per
 /// literal, their bytes back to back, the chains they name, and what anchors need to be confirmed.
 struct MatcherTargets {
@@ -121,16 +127,27 @@ struct MatcherTargets {
         isValue || pattern.chain.steps.count == 1 && CompiledMatcher.foldsCase(encoding)
       let start = storage.count
       if foldsCase {
-        storage.reserveCapacity(start + pattern.bytes.count)
-        ByteFold.table.withUnsafeBufferPointer { fold in
-          for byte in pattern.bytes { storage.append(fold[Int(byte)]) }
+        storage.append(contentsOf: repeatElement(0, count: pattern.bytes.count))
+        storage.withUnsafeMutableBufferPointer { storage in
+          ByteFold.table.withUnsafeBufferPointer { fold in
+            pattern.bytes.withUnsafeBufferPointer { bytes in
+              for index in bytes.indices { storage[start &+ index] = fold[Int(bytes[index])] }
+            }
+          }
         }
       } else {
         storage += pattern.bytes
       }
       if foldsCase && !isValue {
         let stored = start..<storage.count
-        if foldedLiterals.contains(where: { storage[$0].elementsEqual(storage[stored]) }) {
+        let isRepeat = storage.withUnsafeBufferPointer { storage in
+          foldedLiterals.contains { earlier in
+            earlier.count == stored.count
+              && memcmp(storage.baseAddress! + earlier.lowerBound, storage.baseAddress! + start, stored.count)
+                == 0
+          }
+        }
+        if isRepeat {
           storage.removeSubrange(stored)
           continue
         }
