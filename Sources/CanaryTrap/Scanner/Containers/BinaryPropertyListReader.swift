@@ -1,3 +1,5 @@
+import CanaryTrapPrimitives
+
 /// Reads a binary property list (`bplist00`, as `PropertyListSerialization`, `NSKeyedArchiver` and
 /// python's plistlib write it) through its offset table: every object in turn, strings (ASCII and
 /// UTF-16, given as UTF-8), data, numbers and dates, so an archived object's values are all seen

@@ -1,3 +1,5 @@
+import CanaryTrapPrimitives
+
 /// Limits that stop a decompression bomb; a container over one is reported as a failed source.
 ///
 /// They apply to every container the scanner opens (see How scanning works, Containers).
@@ -32,7 +34,7 @@ public struct ContainerLimits: Sendable, Hashable {
 }
 
 /// Counts what one source's containers expanded to against its ``ContainerLimits``.
-final class ExpansionBudget {
+final class ExpansionBudget: DecodingBudget {
   let limits: ContainerLimits
   /// The size of the source as stored (the compressed size); a stream whose size is not known
   /// up front (standard input) raises it as it is read.

@@ -1,3 +1,4 @@
+import CanaryTrapPrimitives
 import Foundation
 
 #if canImport(Glibc)

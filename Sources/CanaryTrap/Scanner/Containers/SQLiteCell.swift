@@ -1,3 +1,5 @@
+import CanaryTrapPrimitives
+
 /// Where one cell of a b-tree page lies (the SQLite file format, "B-tree Pages"): its left child
 /// on an interior page, where its payload starts, how much of the payload is on the page and
 /// where the cell ends (after the overflow page number, when the payload spills over).

@@ -1,3 +1,5 @@
+import CanaryTrapPrimitives
+
 /// Random access to the bytes of a database or WAL file.
 protocol RandomAccessBytes {
   /// The size in bytes.

@@ -1,3 +1,5 @@
+import CanaryTrapPrimitives
+
 /// Where a WAL frame stands (the SQLite file format, "The WAL File Format"): SQLite reads only the
 /// frames up to the last commit whose salts and checksums hold, and of those only the latest of
 /// each page; the others still hold the bytes they were written with.

@@ -1,3 +1,5 @@
+import CanaryTrapPrimitives
+
 /// Reads a tar archive (POSIX ustar, pax extended headers, GNU long names) as a stream and
 /// expands each regular file; the archive must end with its zero block.
 struct TarReader {

@@ -1,3 +1,5 @@
+import CanaryTrapPrimitives
+
 /// A compressed or archive format the scanner recognizes by its first bytes but does not decode:
 /// its content is reported not looked at (the source fails), never scanned raw and called clean.
 struct UnopenedFormat: Equatable {

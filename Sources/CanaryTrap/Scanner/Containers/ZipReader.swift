@@ -37,13 +37,13 @@ struct ZipReader {
     guard let fixed = try reader.take(26) else {
       throw ContainerError.truncated("a zip local header is cut short")
     }
-    let flags = Self.le16(fixed, 2)
-    let method = Self.le16(fixed, 4)
-    let headerCRC = UInt32(Self.le32(fixed, 10))
-    var compressedSize = Self.le32(fixed, 14)
-    var size = Self.le32(fixed, 18)
-    let nameLength = Self.le16(fixed, 22)
-    let extraLength = Self.le16(fixed, 24)
+    let flags = LittleEndian.le16(fixed, 2)
+    let method = LittleEndian.le16(fixed, 4)
+    let headerCRC = UInt32(LittleEndian.le32(fixed, 10))
+    var compressedSize = LittleEndian.le32(fixed, 14)
+    var size = LittleEndian.le32(fixed, 18)
+    let nameLength = LittleEndian.le16(fixed, 22)
+    let extraLength = LittleEndian.le16(fixed, 24)
     guard let nameBytes = try reader.take(nameLength) else {
       throw ContainerError.truncated("a zip local header is cut short")
     }
@@ -53,8 +53,8 @@ struct ZipReader {
     }
     let zip64 = Self.zip64Field(extra)
     if let zip64 {
-      if size == 0xFFFF_FFFF, zip64.count >= 8 { size = Self.le64(zip64, 0) }
-      if compressedSize == 0xFFFF_FFFF, zip64.count >= 16 { compressedSize = Self.le64(zip64, 8) }
+      if size == 0xFFFF_FFFF, zip64.count >= 8 { size = LittleEndian.le64(zip64, 0) }
+      if compressedSize == 0xFFFF_FFFF, zip64.count >= 16 { compressedSize = LittleEndian.le64(zip64, 8) }
     }
     let hasDescriptor = flags & 0x08 != 0
     let memberName = ContainerScanner.memberName(name, path)
@@ -86,7 +86,8 @@ struct ZipReader {
       (crc, produced) = (member.crc.value, member.produced)
       if try reader.ensure(16) {
         let descriptor = UnsafeBufferPointer(start: reader.buffer + reader.position, count: 16)
-        let narrow = Self.le32(descriptor, 8) == produced && Self.le32(descriptor, 12) == produced
+        let narrow =
+          LittleEndian.le32(descriptor, 8) == produced && LittleEndian.le32(descriptor, 12) == produced
         descriptorIsZip64 = descriptorIsZip64 || !narrow
       }
     } else if method == 0 {
@@ -131,7 +132,7 @@ struct ZipReader {
   /// CRC-32 and 32-bit or 64-bit sizes, told apart by the header signature that must follow.
   private func skipDescriptor(of path: String) throws {
     if try reader.ensure(4),
-      UInt32(Self.le32(UnsafeBufferPointer(start: reader.buffer + reader.position, count: 4), 0))
+      UInt32(LittleEndian.le32(UnsafeBufferPointer(start: reader.buffer + reader.position, count: 4), 0))
         == Self.descriptor
     {
       reader.position += 4
@@ -140,7 +141,7 @@ struct ZipReader {
     for length in [12, 20] {
       guard try reader.ensure(length + 4) else { break }
       let next = UInt32(
-        Self.le32(UnsafeBufferPointer(start: reader.buffer + reader.position + length, count: 4), 0))
+        LittleEndian.le32(UnsafeBufferPointer(start: reader.buffer + reader.position + length, count: 4), 0))
       if headers.contains(next) {
         reader.position += length
         return
@@ -157,14 +158,14 @@ struct ZipReader {
       switch signature {
       case Self.centralHeader:
         guard let fixed = try reader.take(42) else { throw truncatedDirectory }
-        try skip(Self.le16(fixed, 24) + Self.le16(fixed, 26) + Self.le16(fixed, 28))
+        try skip(LittleEndian.le16(fixed, 24) + LittleEndian.le16(fixed, 26) + LittleEndian.le16(fixed, 28))
       case Self.zip64EndRecord:
         try skip(Int(truncatingIfNeeded: try uint64("the zip64 end record")))
       case Self.zip64Locator:
         try skip(16)
       case Self.endRecord:
         guard let fixed = try reader.take(18) else { throw truncatedDirectory }
-        try skip(Self.le16(fixed, 16))
+        try skip(LittleEndian.le16(fixed, 16))
         return
       default:
         throw ContainerError.corrupt(
@@ -186,14 +187,14 @@ struct ZipReader {
     guard let bytes = try reader.take(4) else {
       throw ContainerError.truncated("the zip ends inside \(what)")
     }
-    return UInt32(Self.le32(bytes, 0))
+    return UInt32(LittleEndian.le32(bytes, 0))
   }
 
   private func uint64(_ what: String) throws -> UInt64 {
     guard let bytes = try reader.take(8) else {
       throw ContainerError.truncated("the zip ends inside \(what)")
     }
-    return UInt64(Self.le32(bytes, 0)) | UInt64(Self.le32(bytes, 4)) << 32
+    return UInt64(LittleEndian.le32(bytes, 0)) | UInt64(LittleEndian.le32(bytes, 4)) << 32
   }
 
   /// The data of the zip64 extended information field (id 1) of `extra`, if any.
@@ -209,18 +210,6 @@ struct ZipReader {
     return nil
   }
 
-  static func le16(_ bytes: some Collection<UInt8>, _ offset: Int) -> Int {
-    let start = bytes.index(bytes.startIndex, offsetBy: offset)
-    return Int(bytes[start]) | Int(bytes[bytes.index(after: start)]) << 8
-  }
-
-  static func le32(_ bytes: some Collection<UInt8>, _ offset: Int) -> Int {
-    le16(bytes, offset) | le16(bytes, offset + 2) << 16
-  }
-
-  static func le64(_ bytes: [UInt8], _ offset: Int) -> Int {
-    Int(truncatingIfNeeded: UInt64(le32(bytes, offset)) | UInt64(le32(bytes, offset + 4)) << 32)
-  }
 }
 
 /// A stored zip member's bytes, with their CRC-32 and count.

@@ -3,29 +3,29 @@
 /// (size, bytes as they are), ending with `bv4$`.
 ///
 /// A block may copy from the 64 KiB decoded before it, so that much history is kept across
-/// blocks. A block's claimed size is counted against the ``ExpansionBudget`` before it is decoded,
+/// blocks. A block's claimed size is counted against the ``DecodingBudget`` before it is decoded,
 /// and it must be decoded to exactly that size.
-final class AppleLZ4Source: DecodedSource {
+package final class AppleLZ4Source: DecodedSource {
   /// The largest block this reader decodes (Apple's encoder writes far smaller ones).
-  static let maxBlockSize = 1 << 24
+  package static let maxBlockSize = 1 << 24
   private static let history = 1 << 16
   private static let compressed: [UInt8] = Array("bv41".utf8)
   private static let uncompressed: [UInt8] = Array("bv4-".utf8)
   private static let end: [UInt8] = Array("bv4$".utf8)
 
   private let reader: ByteReader
-  private let budget: ExpansionBudget
+  private let budget: any DecodingBudget
   /// The last ``history`` bytes decoded, then the current block.
   private var window: [UInt8] = []
   private var blocks = 0
   private var ended = false
 
-  init(_ reader: ByteReader, budget: ExpansionBudget) {
+  package init(_ reader: ByteReader, budget: any DecodingBudget) {
     self.reader = reader
     self.budget = budget
   }
 
-  override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
+  package override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
     while !ended {
       guard let magic = try reader.take(4).map(Array.init) else {
         throw ContainerError.truncated("the Apple LZ4 stream ends before its end marker (bv4$)")
@@ -46,8 +46,8 @@ final class AppleLZ4Source: DecodedSource {
       guard let sizes = try reader.take(isCompressed ? 8 : 4) else {
         throw ContainerError.truncated("Apple LZ4 block \(blocks)'s header is cut short")
       }
-      let decoded = ZipReader.le32(sizes, 0)
-      let encoded = isCompressed ? ZipReader.le32(sizes, 4) : decoded
+      let decoded = LittleEndian.le32(sizes, 0)
+      let encoded = isCompressed ? LittleEndian.le32(sizes, 4) : decoded
       guard decoded <= Self.maxBlockSize, encoded <= Self.maxBlockSize else {
         throw ContainerError.unsupported(
           "Apple LZ4 block \(blocks) of \(max(decoded, encoded)) bytes (more than \(Self.maxBlockSize))")
@@ -96,10 +96,10 @@ final class AppleLZ4Source: DecodedSource {
 
 /// The LZ4 block format: sequences of literals and matches (a 16-bit offset back into what was
 /// decoded, a length of at least 4).
-enum LZ4Block {
+package enum LZ4Block {
   /// Decodes `source` onto the end of `output`, which must grow by exactly `size` bytes; a match
   /// may reach back into what `output` already held.
-  static func decode(_ source: [UInt8], into output: inout [UInt8], size: Int, block: Int) throws {
+  package static func decode(_ source: [UInt8], into output: inout [UInt8], size: Int, block: Int) throws {
     let start = output.count
     let limit = start + size
     output.reserveCapacity(limit)

@@ -5,7 +5,7 @@
 /// whole, then its inverse Burrows–Wheeler transform is walked a chunk at a time, so memory is
 /// bounded by the block size whatever the file expands to. Randomized blocks (written only by
 /// bzip2 before 0.9.5) are reported unsupported.
-final class Bzip2Source: DecodedSource {
+package final class Bzip2Source: DecodedSource {
   private static let outputCapacity = 1 << 18
   private static let maxGroups = 6
   private static let maxAlphabet = 258
@@ -14,7 +14,7 @@ final class Bzip2Source: DecodedSource {
   private static let maxCodeLength = 20
 
   private let reader: ByteReader
-  private let budget: ExpansionBudget
+  private let budget: any DecodingBudget
   private var bits: UInt64 = 0
   private var bitCount = 0
   private var streams = 0
@@ -37,7 +37,7 @@ final class Bzip2Source: DecodedSource {
   private var runLength = 0
   private let output: UnsafeMutablePointer<UInt8>
 
-  init(_ reader: ByteReader, budget: ExpansionBudget) {
+  package init(_ reader: ByteReader, budget: any DecodingBudget) {
     self.reader = reader
     self.budget = budget
     tt = .allocate(capacity: 900_000)
@@ -49,7 +49,7 @@ final class Bzip2Source: DecodedSource {
     output.deallocate()
   }
 
-  override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
+  package override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
     var produced = 0
     while produced == 0 {
       if !inBlock {
@@ -319,14 +319,14 @@ final class Bzip2Source: DecodedSource {
 
 /// One canonical Huffman table of a bzip2 block, decoded by comparing a code against the last
 /// code of each length (`limit`).
-struct Bzip2Huffman {
-  let minLength: Int
-  let maxLength: Int
-  let limit: [Int]
-  let base: [Int]
-  let permutation: [Int]
+package struct Bzip2Huffman {
+  package let minLength: Int
+  package let maxLength: Int
+  package let limit: [Int]
+  package let base: [Int]
+  package let permutation: [Int]
 
-  init(lengths: [UInt8]) {
+  package init(lengths: [UInt8]) {
     let minLength = Int(lengths.min() ?? 1)
     let maxLength = Int(lengths.max() ?? 1)
     var permutation: [Int] = []
@@ -357,9 +357,9 @@ struct Bzip2Huffman {
 }
 
 /// The CRC of bzip2 blocks: CRC-32 with the same polynomial as gzip's, most significant bit first.
-struct Bzip2CRC {
+package struct Bzip2CRC {
   private var crc: UInt32 = 0xFFFF_FFFF
-  var value: UInt32 { ~crc }
+  package var value: UInt32 { ~crc }
 
   private static let table: [UInt32] = (0..<256).map { index in
     var crc = UInt32(index) << 24
@@ -367,7 +367,7 @@ struct Bzip2CRC {
     return crc
   }
 
-  mutating func update(_ bytes: UnsafePointer<UInt8>, count: Int) {
+  package mutating func update(_ bytes: UnsafePointer<UInt8>, count: Int) {
     var crc = self.crc
     Self.table.withUnsafeBufferPointer { table in
       for index in 0..<count {

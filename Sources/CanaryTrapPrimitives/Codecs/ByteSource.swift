@@ -7,34 +7,19 @@ import Foundation
 #endif
 
 /// A pull stream of bytes: a file, bytes in memory, a member of an archive or a decoder's output.
-protocol ByteSource: AnyObject {
+package protocol ByteSource: AnyObject {
   /// Reads at most `count` bytes into `pointer`; returns how many, 0 only at the end.
   func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int
 }
 
-/// The bytes of an open file descriptor from its current position; it does not own the descriptor.
-final class FileDescriptorSource: ByteSource {
-  private let fd: Int32
-  private let path: String
-
-  init(fd: Int32, path: String) {
-    self.fd = fd
-    self.path = path
-  }
-
-  func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
-    try FileReader.readSome(fd, into: pointer, count: count, path: path)
-  }
-}
-
 /// Bytes held in memory.
-final class DataSource: ByteSource {
+package final class DataSource: ByteSource {
   private let data: Data
   private var position = 0
 
-  init(_ data: Data) { self.data = data }
+  package init(_ data: Data) { self.data = data }
 
-  func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+  package func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
     let taken = min(count, data.count - position)
     guard taken > 0 else { return 0 }
     data.withUnsafeBytes { raw in
@@ -49,15 +34,15 @@ final class DataSource: ByteSource {
 /// A buffered reader over a ``ByteSource`` that container parsers read headers from and that
 /// decoders read compressed bytes from directly, giving back what they over-read by moving
 /// ``position`` back.
-final class ByteReader {
+package final class ByteReader {
   /// Room for any 16-bit length (a zip name or extra field) plus what a decoder gives back.
-  static let capacity = 1 << 17
-  static let keptBehind = 8
-  let buffer: UnsafeMutablePointer<UInt8>
+  package static let capacity = 1 << 17
+  package static let keptBehind = 8
+  package let buffer: UnsafeMutablePointer<UInt8>
   /// The next unread byte in ``buffer``.
-  var position = 0
+  package var position = 0
   /// One past the last valid byte in ``buffer``.
-  var end = 0
+  package var end = 0
   /// Whether the source reported its end.
   private(set) var sourceEnded = false
   /// An error the source threw while ``prefetch(_:)`` read ahead, thrown once the bytes before it
@@ -67,7 +52,7 @@ final class ByteReader {
   private var discarded = 0
   private let source: any ByteSource
 
-  init(_ source: any ByteSource) {
+  package init(_ source: any ByteSource) {
     self.source = source
     buffer = .allocate(capacity: Self.capacity + 16)
     buffer.initialize(repeating: 0, count: Self.capacity + 16)
@@ -76,13 +61,13 @@ final class ByteReader {
   deinit { buffer.deallocate() }
 
   /// Bytes buffered and not yet read.
-  var available: Int { end - position }
+  package var available: Int { end - position }
   /// The offset of ``position`` from the start of the source.
-  var offset: Int { discarded + position }
+  package var offset: Int { discarded + position }
 
   /// Reads more from the source, moving unread bytes to the front; false at the source's end.
   @discardableResult
-  func fill() throws -> Bool {
+  package func fill() throws -> Bool {
     // Keeps the 8 bytes before `position`: a decoder may give back what its bit buffer holds.
     let kept = min(position, Self.keptBehind)
     if position > kept {
@@ -108,7 +93,7 @@ final class ByteReader {
 
   /// Buffers at least `count` bytes if the source has them (at most ``capacity``); returns
   /// whether it could.
-  func ensure(_ count: Int) throws -> Bool {
+  package func ensure(_ count: Int) throws -> Bool {
     precondition(count <= Self.capacity - Self.keptBehind)
     while end - position < count {
       if !(try fill()) { return end - position >= count }
@@ -118,7 +103,7 @@ final class ByteReader {
 
   /// Buffers up to `count` bytes to look at; an error of the source is kept until the bytes
   /// before it are read, so a container that fails half way is scanned up to the failure.
-  func prefetch(_ count: Int) {
+  package func prefetch(_ count: Int) {
     while end - position < count {
       do {
         if !(try fill()) { return }
@@ -130,10 +115,10 @@ final class ByteReader {
   }
 
   /// Whether no byte is left, reading more to find out.
-  func atEnd() throws -> Bool { try !ensure(1) }
+  package func atEnd() throws -> Bool { try !ensure(1) }
 
   /// The next `count` bytes (at most ``capacity``), or `nil` if the source ends first.
-  func take(_ count: Int) throws -> UnsafeBufferPointer<UInt8>? {
+  package func take(_ count: Int) throws -> UnsafeBufferPointer<UInt8>? {
     guard count <= Self.capacity - Self.keptBehind else {
       throw ContainerError.overLimit(
         "a header field of \(count) bytes is over \(Self.capacity - Self.keptBehind)")
@@ -144,7 +129,7 @@ final class ByteReader {
   }
 
   /// Copies up to `count` bytes out; 0 only at the source's end.
-  func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+  package func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
     if position == end, !(try fill()) { return 0 }
     let taken = min(count, end - position)
     pointer.update(from: buffer + position, count: taken)
@@ -153,7 +138,7 @@ final class ByteReader {
   }
 
   /// Skips `count` bytes; returns how many could be skipped before the source's end.
-  func skip(_ count: Int) throws -> Int {
+  package func skip(_ count: Int) throws -> Int {
     var left = count
     while left > 0 {
       if position == end, !(try fill()) { break }
@@ -166,28 +151,28 @@ final class ByteReader {
 }
 
 /// The rest of a ``ByteReader`` as a source, so a child container reads what its parent buffered.
-final class ReaderRemainder: ByteSource {
+package final class ReaderRemainder: ByteSource {
   private let reader: ByteReader
-  init(_ reader: ByteReader) { self.reader = reader }
-  func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+  package init(_ reader: ByteReader) { self.reader = reader }
+  package func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
     try reader.read(into: pointer, count: count)
   }
 }
 
 /// Exactly `length` bytes of a ``ByteReader`` (a stored archive member); the parent ending first
 /// is an error naming `what`.
-final class BoundedSource: ByteSource {
+package final class BoundedSource: ByteSource {
   private let reader: ByteReader
   private(set) var remaining: Int
   private let what: String
 
-  init(_ reader: ByteReader, length: Int, what: String) {
+  package init(_ reader: ByteReader, length: Int, what: String) {
     self.reader = reader
     remaining = length
     self.what = what
   }
 
-  func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+  package func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
     guard remaining > 0 else { return 0 }
     let read = try reader.read(into: pointer, count: min(count, remaining))
     if read == 0 { throw ContainerError.truncated("\(what) ends \(remaining) bytes early") }
@@ -196,7 +181,7 @@ final class BoundedSource: ByteSource {
   }
 
   /// Skips whatever the child did not read, so the parent can go on to its next member.
-  func drain() throws {
+  package func drain() throws {
     let skipped = try reader.skip(remaining)
     remaining -= skipped
     if remaining > 0 { throw ContainerError.truncated("\(what) ends \(remaining) bytes early") }

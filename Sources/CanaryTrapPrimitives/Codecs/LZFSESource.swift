@@ -4,16 +4,16 @@
   /// The decompressed bytes of an LZFSE stream (`bvx2`, `bvx1`, `bvxn` and `bvx-` blocks up to
   /// `bvx$`), decoded by the system's Compression framework; only on Apple platforms (elsewhere
   /// LZFSE is recognized and its source reported failed, see `UnopenedFormat`).
-  final class LZFSESource: DecodedSource {
+  package final class LZFSESource: DecodedSource {
     private static let outputCapacity = 1 << 18
     private let reader: ByteReader
-    private let budget: ExpansionBudget
+    private let budget: any DecodingBudget
     private let stream: UnsafeMutablePointer<compression_stream>
     private let output: UnsafeMutablePointer<UInt8>
     private var started = false
     private var finished = false
 
-    init(_ reader: ByteReader, budget: ExpansionBudget) {
+    init(_ reader: ByteReader, budget: any DecodingBudget) {
       self.reader = reader
       self.budget = budget
       stream = .allocate(capacity: 1)

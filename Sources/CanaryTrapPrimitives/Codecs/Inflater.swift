@@ -10,7 +10,7 @@
 /// constant whatever the stream expands to. Symbols are decoded through ``HuffmanTable`` lookups
 /// from a 64-bit bit buffer refilled eight bytes at a time. When the stream's final block ends,
 /// the bytes it did not use are given back to the reader (a gzip trailer, the next zip header).
-final class Inflater {
+package final class Inflater {
   private static let history = 32_768
   private static let capacity = history + (1 << 18)
   private static let outputLimit = capacity - 258
@@ -30,7 +30,7 @@ final class Inflater {
   /// Bytes produced so far.
   private(set) var totalOut = 0
 
-  init(reader: ByteReader) {
+  package init(reader: ByteReader) {
     self.reader = reader
     window = .allocate(capacity: Self.capacity + 16)
     window.initialize(repeating: 0, count: Self.capacity + 16)
@@ -47,7 +47,7 @@ final class Inflater {
   }
 
   /// Starts over for a new stream, keeping the buffers.
-  func reset() {
+  package func reset() {
     bits = 0
     bitCount = 0
     writePosition = 0
@@ -60,14 +60,14 @@ final class Inflater {
   }
 
   /// Whether the final block has ended.
-  var isDone: Bool { state == .done }
+  package var isDone: Bool { state == .done }
 
   /// An error met after some output was decoded: that output is handed out first.
   private var pendingError: (any Error)?
 
   /// The next decoded bytes, valid until the next call; empty once the stream has ended. Bytes
   /// decoded before an error are returned first and the error is thrown by the next call.
-  func next() throws -> UnsafeBufferPointer<UInt8> {
+  package func next() throws -> UnsafeBufferPointer<UInt8> {
     if let pendingError { throw pendingError }
     while state != .done {
       if writePosition > Self.outputLimit {

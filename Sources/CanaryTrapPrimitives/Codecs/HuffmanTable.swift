@@ -5,39 +5,39 @@
 /// byte, a base length or distance, or a subtable's offset). Codes longer than the primary width
 /// continue in a subtable whose entry kind is ``subtable`` (its extra field holds the subtable's
 /// width). Unused slots of an incomplete code are ``invalid``.
-enum HuffmanTable {
-  static let literal: UInt32 = 0
-  static let base: UInt32 = 1
-  static let endOfBlock: UInt32 = 2
-  static let subtable: UInt32 = 3
-  static let invalid: UInt32 = 4
+package enum HuffmanTable {
+  package static let literal: UInt32 = 0
+  package static let base: UInt32 = 1
+  package static let endOfBlock: UInt32 = 2
+  package static let subtable: UInt32 = 3
+  package static let invalid: UInt32 = 4
 
-  static let literalLengthSize = 4096
-  static let distanceSize = 2048
-  static let literalLengthBits = 10
-  static let distanceBits = 8
+  package static let literalLengthSize = 4096
+  package static let distanceSize = 2048
+  package static let literalLengthBits = 10
+  package static let distanceBits = 8
 
-  static func entry(kind: UInt32, value: UInt32 = 0, extra: UInt32 = 0) -> UInt32 {
+  package static func entry(kind: UInt32, value: UInt32 = 0, extra: UInt32 = 0) -> UInt32 {
     value << 16 | kind << 12 | extra << 8
   }
 
-  static let lengthBases: [UInt32] = [
+  package static let lengthBases: [UInt32] = [
     3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195,
     227, 258,
   ]
-  static let lengthExtra: [UInt32] = [
+  package static let lengthExtra: [UInt32] = [
     0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
   ]
-  static let distanceBases: [UInt32] = [
+  package static let distanceBases: [UInt32] = [
     1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
     4097, 6145, 8193, 12289, 16385, 24577,
   ]
-  static let distanceExtra: [UInt32] = [
+  package static let distanceExtra: [UInt32] = [
     0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
   ]
 
   /// The entry (without its bit count) of literal/length symbol `symbol`.
-  static func literalLengthEntry(_ symbol: Int) -> UInt32 {
+  package static func literalLengthEntry(_ symbol: Int) -> UInt32 {
     switch symbol {
     case 0..<256: entry(kind: literal, value: UInt32(symbol))
     case 256: entry(kind: endOfBlock)
@@ -47,17 +47,17 @@ enum HuffmanTable {
   }
 
   /// The entry (without its bit count) of distance symbol `symbol`.
-  static func distanceEntry(_ symbol: Int) -> UInt32 {
+  package static func distanceEntry(_ symbol: Int) -> UInt32 {
     symbol < 30
       ? entry(kind: base, value: distanceBases[symbol], extra: distanceExtra[symbol]) : entry(kind: invalid)
   }
 
   /// The entry of code-length symbol `symbol` (its value is the symbol).
-  static func codeLengthEntry(_ symbol: Int) -> UInt32 { entry(kind: literal, value: UInt32(symbol)) }
+  package static func codeLengthEntry(_ symbol: Int) -> UInt32 { entry(kind: literal, value: UInt32(symbol)) }
 
   /// Fills `table` (of `capacity` entries) for a canonical code with `lengths`; throws when the
   /// lengths over-subscribe the code space.
-  static func build(
+  package static func build(
     lengths: UnsafeBufferPointer<UInt8>, primaryBits: Int, into table: UnsafeMutablePointer<UInt32>,
     capacity: Int, entryFor: (Int) -> UInt32
   ) throws {

@@ -2,16 +2,16 @@ import CanaryTrapPrimitives
 
 /// A ``ByteSource`` that hands out a decoder's output chunk by chunk and, once it has failed,
 /// fails again on every read (a decoder's state is not trusted after an error).
-class DecodedSource: ByteSource {
+package class DecodedSource: ByteSource {
   private var pending = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
   private var pendingIndex = 0
   private var failure: (any Error)?
   private var ended = false
 
   /// The next chunk of output, empty at the end; subclasses decode here.
-  func nextChunk() throws -> UnsafeBufferPointer<UInt8> { fatalError("subclass") }
+  package func nextChunk() throws -> UnsafeBufferPointer<UInt8> { fatalError("subclass") }
 
-  final func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+  package final func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
     if let failure { throw failure }
     while pendingIndex == pending.count {
       if ended { return 0 }
@@ -37,21 +37,21 @@ class DecodedSource: ByteSource {
 /// The decompressed bytes of a gzip file (RFC 1952): every member in turn, each checked against
 /// its CRC-32 and length. Zero bytes after the last member (tape padding) are allowed; anything
 /// else there is corrupt.
-final class GzipSource: DecodedSource {
+package final class GzipSource: DecodedSource {
   private let reader: ByteReader
-  private let budget: ExpansionBudget
+  private let budget: any DecodingBudget
   private let inflater: Inflater
   private var inMember = false
   private var members = 0
   private var crc = CRC32()
 
-  init(_ reader: ByteReader, budget: ExpansionBudget) {
+  package init(_ reader: ByteReader, budget: any DecodingBudget) {
     self.reader = reader
     self.budget = budget
     inflater = Inflater(reader: reader)
   }
 
-  override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
+  package override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
     while true {
       if !inMember {
         guard try startMember() else { return UnsafeBufferPointer(start: nil, count: 0) }
@@ -142,20 +142,20 @@ final class GzipSource: DecodedSource {
 }
 
 /// The decompressed bytes of a zlib stream (RFC 1950), checked against its Adler-32.
-final class ZlibSource: DecodedSource {
+package final class ZlibSource: DecodedSource {
   private let reader: ByteReader
-  private let budget: ExpansionBudget
+  private let budget: any DecodingBudget
   private let inflater: Inflater
   private var started = false
   private var adler = Adler32()
 
-  init(_ reader: ByteReader, budget: ExpansionBudget) {
+  package init(_ reader: ByteReader, budget: any DecodingBudget) {
     self.reader = reader
     self.budget = budget
     inflater = Inflater(reader: reader)
   }
 
-  override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
+  package override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
     if !started {
       guard let header = try reader.take(2) else {
         throw ContainerError.truncated("the zlib header is cut short")
@@ -185,18 +185,18 @@ final class ZlibSource: DecodedSource {
 }
 
 /// A raw deflate member of a zip archive: its decompressed bytes, their CRC-32 and count.
-final class DeflateMemberSource: DecodedSource {
-  private let budget: ExpansionBudget
+package final class DeflateMemberSource: DecodedSource {
+  private let budget: any DecodingBudget
   private let inflater: Inflater
-  private(set) var crc = CRC32()
-  private(set) var produced = 0
+  package private(set) var crc = CRC32()
+  package private(set) var produced = 0
 
-  init(_ reader: ByteReader, budget: ExpansionBudget) {
+  package init(_ reader: ByteReader, budget: any DecodingBudget) {
     self.budget = budget
     inflater = Inflater(reader: reader)
   }
 
-  override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
+  package override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
     let chunk = try inflater.next()
     if !chunk.isEmpty {
       try budget.expand(chunk.count)
