@@ -13,27 +13,31 @@ enum Base32Patterns {
     let firstChar = (alignment * 8 + 4) / 5
     let lastChar = (alignment + value.count) * 8 / 5
     guard firstChar < lastChar else { return [] }
-    // Five data bytes (the value after `alignment` zero bytes) make eight characters.
+    // Five data bytes (the value after `alignment` zero bytes) make eight characters; whole
+    // groups are encoded and characters `firstChar..<lastChar` kept.
     let groups = (lastChar + 7) / 8
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: groups * 5) { data in
-      data.initialize(repeating: 0)
-      for (index, byte) in value.enumerated() where alignment + index < data.count {
-        data[alignment + index] = byte
+    let dataCount = groups * 5
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: dataCount + groups * 8) { buffer in
+      let data = buffer.baseAddress!
+      data.initialize(repeating: 0, count: dataCount)
+      let copied = min(value.count, dataCount - alignment)
+      value.withUnsafeBufferPointer { value in
+        if copied > 0 { (data + alignment).update(from: value.baseAddress!, count: copied) }
       }
-      return alphabet.withUnsafeBufferPointer { alphabet in
-        [UInt8](unsafeUninitializedCapacity: lastChar - firstChar) { output, count in
-          for group in (firstChar / 8)..<groups {
-            var bits: UInt64 = 0
-            for index in group * 5..<group * 5 + 5 { bits = bits << 8 | UInt64(data[index]) }
-            for offset in 0..<8 {
-              let char = group * 8 + offset
-              guard char >= firstChar && char < lastChar else { continue }
-              output[char - firstChar] = alphabet[Int(bits >> UInt64(35 - 5 * offset) & 31)]
-            }
+      let encoded = data + dataCount
+      alphabet.withUnsafeBufferPointer { alphabet in
+        var group = firstChar / 8
+        while group < groups {
+          var bits: UInt64 = 0
+          for index in 0..<5 { bits = bits &<< 8 | UInt64(data[group &* 5 &+ index]) }
+          for offset in 0..<8 {
+            encoded[group &* 8 &+ offset] =
+              alphabet[Int(truncatingIfNeeded: bits &>> UInt64(35 - 5 * offset) & 31)]
           }
-          count = lastChar - firstChar
+          group &+= 1
         }
       }
+      return [UInt8](UnsafeBufferPointer(start: encoded + firstChar, count: lastChar - firstChar))
     }
   }
 }

@@ -164,33 +164,53 @@ enum PatternEncoder {
   /// `value` itself. Each rule restates the bytes the escape keeps; `PatternSetGoldenTests` pins
   /// the resulting pattern set.
   static func changes(_ escape: ScanEncoding, _ value: [UInt8]) -> Bool {
+    let changed: [Bool]
+    switch escape {
+    case .percent, .doublePercent: changed = changedByPercent
+    case .form: changed = changedByForm
+    case .jsonEscaped: changed = changedByJSON
+    case .htmlEntity: changed = changedByHTML
+    case .quotedPrintable: changed = changedByQuotedPrintable
+    default: return true
+    }
+    return changed.withUnsafeBufferPointer { changed in
+      value.withUnsafeBufferPointer { value in value.contains { changed[Int($0)] } }
+    }
+  }
+
+  /// For each byte, whether `escape` writes it differently in any of its variants.
+  private static func changesByte(_ escape: ScanEncoding, _ byte: UInt8) -> Bool {
     switch escape {
     case .percent, .doublePercent:
       // Every variant keeps the unreserved set; `%` itself is always escaped, so twice-percent
       // equals the value exactly when once-percent does.
-      return value.contains { !(isEscapeFree($0) || $0 == UInt8(ascii: "~")) }
-    case .form: return value.contains { !(isEscapeFree($0) || $0 == UInt8(ascii: "*")) }
+      return !(isEscapeFree(byte) || byte == UInt8(ascii: "~"))
+    case .form: return !(isEscapeFree(byte) || byte == UInt8(ascii: "*"))
     case .jsonEscaped:
       // Printable ASCII is written as is, but for `"`, `\`, `/` (slash variant) and `<>&` (Go).
-      return value.contains { byte in
-        !(0x20...0x7E).contains(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-          || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-          || byte == UInt8(ascii: "&")
-      }
+      return !(0x20...0x7E).contains(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+        || byte == UInt8(ascii: "&")
     case .htmlEntity:
       // ASCII is written as is but for the markup characters and `/` (slash variant); numeric
       // styles write every non-ASCII scalar as a reference.
-      return value.contains { byte in
-        byte >= 0x80 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-          || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "/")
-      }
+      return byte >= 0x80 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<")
+        || byte == UInt8(ascii: ">")
+        || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "/")
     case .quotedPrintable:
-      return value.contains { byte in
-        !((0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=") || byte == 0x20 || byte == 0x09)
-      }
+      return !((0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=") || byte == 0x20 || byte == 0x09)
     default: return true
     }
   }
+
+  private static func changedBytes(_ escape: ScanEncoding) -> [Bool] {
+    (0...255).map { changesByte(escape, UInt8($0)) }
+  }
+  private static let changedByPercent = changedBytes(.percent)
+  private static let changedByForm = changedBytes(.form)
+  private static let changedByJSON = changedBytes(.jsonEscaped)
+  private static let changedByHTML = changedBytes(.htmlEntity)
+  private static let changedByQuotedPrintable = changedBytes(.quotedPrintable)
 
   /// The shortest anchor searched, and how many identifying bytes it must hold.
   static let minAnchorLength = 16
@@ -253,6 +273,12 @@ enum PatternEncoder {
 
   /// The UTF-16 code units of `string`, two bytes each.
   static func utf16(_ string: String, bigEndian: Bool) -> [UInt8] {
+    // ASCII, as most canaries are: each byte is one code unit with a zero high byte.
+    if let ascii = string.utf8.withContiguousStorageIfAvailable({ bytes in
+      bytes.allSatisfy { $0 < 0x80 } ? asciiUTF16(bytes, bigEndian: bigEndian) : nil
+    }), let ascii {
+      return ascii
+    }
     var output: [UInt8] = []
     output.reserveCapacity(string.utf8.count * 2)
     for unit in string.utf16 {
@@ -262,6 +288,18 @@ enum PatternEncoder {
       output.append(bigEndian ? low : high)
     }
     return output
+  }
+
+  /// The UTF-16 code units of ASCII `bytes`, two bytes each.
+  private static func asciiUTF16(_ bytes: UnsafeBufferPointer<UInt8>, bigEndian: Bool) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: bytes.count * 2) { output, count in
+      let low = bigEndian ? 1 : 0
+      for index in bytes.indices {
+        output[2 &* index &+ low] = bytes[index]
+        output[2 &* index &+ 1 &- low] = 0
+      }
+      count = bytes.count * 2
+    }
   }
 
   /// The literals of one encoding, possibly with duplicates or the raw value among them.
