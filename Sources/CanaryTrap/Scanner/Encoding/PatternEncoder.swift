@@ -203,6 +203,7 @@ enum PatternEncoder {
     }
   }
 
+  /// ``changesByte(_:_:)`` of `escape` for every byte value, looked up by the byte.
   private static func changedBytes(_ escape: ScanEncoding) -> [Bool] {
     (0...255).map { changesByte(escape, UInt8($0)) }
   }
