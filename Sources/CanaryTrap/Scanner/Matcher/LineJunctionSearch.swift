@@ -74,30 +74,53 @@ final class LineJunctionSearch {
     _ text: UnsafePointer<UInt8>, count: Int, line: Range<Int>, continuation: Int,
     cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
   ) {
-    var lineEnd = continuation
-    let lookAhead = min(count, continuation + reach + Self.maxLayoutBytes)
-    while lineEnd < lookAhead, text[lineEnd] != 0x0A, text[lineEnd] != 0x0D { lineEnd += 1 }
-    guard lineEnd > continuation else { return }
+    // The layout lies within its bounds; the rest of the line is read only for a junction the
+    // filter lets through.
+    let layoutEnd = min(count, continuation + Self.maxLayoutBytes)
+    guard continuation < count, !Self.isBreak(text[continuation]) else { return }
     let layout: (prefixEnd: Int, indented: Int)
     if lineHead.isEmpty {
       layout = Self.continuationLayout(
         text, lineHead: UnsafeBufferPointer(start: text + line.lowerBound, count: line.count),
-        continuation: continuation..<lineEnd)
+        continuation: continuation..<layoutEnd)
     } else {
       layout = lineHead.withUnsafeBufferPointer {
-        Self.continuationLayout(text, lineHead: $0, continuation: continuation..<lineEnd)
+        Self.continuationLayout(text, lineHead: $0, continuation: continuation..<layoutEnd)
       }
     }
     let left = max(line.lowerBound, line.upperBound - reach)..<line.upperBound
     // The continued text starts after the layout, one byte earlier when it starts with a blank
     // itself, or at the line's start when only blanks were skipped.
     let indented = layout.indented
-    var starts = (indented, indented > continuation ? indented - 1 : -1, -1)
-    if layout.prefixEnd == continuation, indented - 1 > continuation { starts.2 = continuation }
-    for start in [starts.0, starts.1, starts.2] where start >= 0 && start < lineEnd {
-      search(text, left: left, right: start..<min(lineEnd, start + reach), cache: &cache, into: &candidates)
+    join(text, count: count, left: left, start: indented, cache: &cache, into: &candidates)
+    if indented > continuation {
+      join(text, count: count, left: left, start: indented - 1, cache: &cache, into: &candidates)
+    }
+    if layout.prefixEnd == continuation, indented - 1 > continuation {
+      join(text, count: count, left: left, start: continuation, cache: &cache, into: &candidates)
     }
   }
+
+  /// Searches `left` joined with the text at `start`, up to its line's end, when the filter
+  /// lets the bytes across the seam through.
+  @inline(__always)
+  private func join(
+    _ text: UnsafePointer<UInt8>, count: Int, left: Range<Int>, start: Int, cache: inout CanaryTargetsCache,
+    into candidates: inout [MatchCandidate]
+  ) {
+    var end = start
+    let probed = min(count, start + 7)
+    while end < probed, !Self.isBreak(text[end]) { end += 1 }
+    guard end > start, !left.isEmpty,
+      filter.mayJoin(text + left.upperBound, leftCount: left.count, text + start, rightCount: end - start)
+    else { return }
+    let limit = min(count, start + reach)
+    while end < limit, !Self.isBreak(text[end]) { end += 1 }
+    search(text, left: left, right: start..<end, cache: &cache, into: &candidates)
+  }
+
+  @inline(__always)
+  private static func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 
   /// The layout a wrapping logger put at the start of a continuation line: the end of the prefix
   /// it repeats from the line it continues (whose first bytes are `lineHead`), ending in a blank,
@@ -125,10 +148,6 @@ final class LineJunctionSearch {
     _ text: UnsafePointer<UInt8>, left: Range<Int>, right: Range<Int>, cache: inout CanaryTargetsCache,
     into candidates: inout [MatchCandidate]
   ) {
-    guard !left.isEmpty, !right.isEmpty,
-      filter.mayJoin(
-        text + left.upperBound, leftCount: left.count, text + right.lowerBound, rightCount: right.count)
-    else { return }
     junctionsSearched += 1
     scratch.update(from: text + left.lowerBound, count: left.count)
     (scratch + left.count).update(from: text + right.lowerBound, count: right.count)
