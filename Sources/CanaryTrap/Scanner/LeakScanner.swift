@@ -45,8 +45,6 @@ public final class LeakScanner: Sendable {
     }
   }
   let matcher: CompiledMatcher
-  /// Which line junctions may hold a canary cut across two lines.
-  let junctionFilter: JunctionFilter
   let chunkSize: Int
 
   /// Compiles the search for `canaries` with `options`.
@@ -61,14 +59,11 @@ public final class LeakScanner: Sendable {
     self.options = options
     self.chunkSize = chunkSize
     matcher = CompiledMatcher(canaries: canaries, options: options, entryBudget: entryBudget)
-    junctionFilter = JunctionFilter(matcher: matcher, canaryCount: canaries.count)
   }
 
   /// A stream that scans one source fed in chunks.
   public func makeStream(source: String) -> ScanStream {
-    ScanStream(
-      matcher: matcher, junctionFilter: junctionFilter, canaries: canaries, source: source, options: options,
-      chunkSize: chunkSize)
+    ScanStream(matcher: matcher, canaries: canaries, source: source, options: options, chunkSize: chunkSize)
   }
 
   /// Every finding in `data`, in offset order (at most ``ScanOptions/maxFindingsPerCanary`` per
@@ -135,8 +130,7 @@ public final class LeakScanner: Sendable {
   {
     let start = try FileReader.countLines(of: fd, upTo: Int(offset), path: path)
     let stream = ScanStream(
-      matcher: matcher, junctionFilter: junctionFilter, canaries: canaries, source: source, options: options,
-      chunkSize: chunkSize,
+      matcher: matcher, canaries: canaries, source: source, options: options, chunkSize: chunkSize,
       startingAt: start)
     var remaining = max(0, limit)
     while remaining > 0 {

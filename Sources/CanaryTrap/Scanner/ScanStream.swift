@@ -50,8 +50,8 @@ public final class ScanStream {
   private let startOffset: Int
 
   init(
-    matcher: CompiledMatcher, junctionFilter: JunctionFilter, canaries: [Canary], source: String,
-    options: ScanOptions, chunkSize: Int, startingAt start: LineCounter = LineCounter()
+    matcher: CompiledMatcher, canaries: [Canary], source: String, options: ScanOptions, chunkSize: Int,
+    startingAt start: LineCounter = LineCounter()
   ) {
     self.matcher = matcher
     self.canaries = canaries
@@ -66,7 +66,7 @@ public final class ScanStream {
     frontier = start.position
     // A match cut across a line break also spans the break and the continuation's layout.
     overlap = matcher.maxLength + LineJunctionSearch.maxLayoutBytes + 2 * radius + 8
-    junctions = LineJunctionSearch(matcher: matcher, filter: junctionFilter)
+    junctions = LineJunctionSearch(matcher: matcher)
     capacity = overlap + max(chunkSize, overlap, 64)
     buffer = .allocate(capacity: capacity + 8)
     buffer.initialize(repeating: 0, count: capacity + 8)

@@ -73,7 +73,7 @@ final class SQLiteScan {
       start.advance(over: $0.baseAddress!, count: leftover.range.lowerBound)
     }
     let stream = ScanStream(
-      matcher: scanner.matcher, junctionFilter: scanner.junctionFilter, canaries: scanner.canaries,
+      matcher: scanner.matcher, canaries: scanner.canaries,
       source: ContainerScanner.memberName(name, "(\(leftover.place))"), options: scanner.options,
       chunkSize: leftover.image.count, startingAt: start)
     stream.feed(leftover.image[leftover.range])
