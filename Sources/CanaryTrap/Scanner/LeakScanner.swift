@@ -12,7 +12,8 @@ import Foundation
 /// are opened (see
 /// ``ContainerLimits``). Known limits: keyed hashes (HMAC with an unknown key), encryption, other
 /// compression, and values a sink splits apart are not found (fragments of at least
-/// ``ScanOptions/minFragment`` bytes are).
+/// ``ScanOptions/minFragment`` bytes are, and so is a value a wrapping logger cut once across
+/// two lines).
 public final class LeakScanner: Sendable {
   /// The canaries searched for.
   public let canaries: [Canary]

@@ -33,6 +33,11 @@ public final class ScanStream {
   private var candidates: [MatchCandidate] = []
   /// The literals of canaries found lately, rebuilt from their values by the matcher.
   private var rebuiltTargets = CanaryTargetsCache()
+  /// Finds the canaries a wrapping logger cut across two lines.
+  private let junctions: LineJunctionSearch
+  /// The first bytes of the line the buffer starts inside, when it began before the buffer: the
+  /// prefix a wrapping logger may repeat on the next line.
+  private var lineHead: [UInt8] = []
   private var findings: [LeakFinding] = []
   private var finished = false
   /// The most findings kept per canary.
@@ -59,7 +64,9 @@ public final class ScanStream {
     base = start.position
     startOffset = start.position
     frontier = start.position
-    overlap = matcher.maxLength + 2 * radius + 8
+    // A match cut across a line break also spans the break and the continuation's layout.
+    overlap = matcher.maxLength + LineJunctionSearch.maxLayoutBytes + 2 * radius + 8
+    junctions = LineJunctionSearch(matcher: matcher)
     capacity = overlap + max(chunkSize, overlap, 64)
     buffer = .allocate(capacity: capacity + 8)
     buffer.initialize(repeating: 0, count: capacity + 8)
@@ -128,8 +135,11 @@ public final class ScanStream {
     let emitLimit = final ? end : end - radius - 1
     candidates.removeAll(keepingCapacity: true)
     matcher.findCandidates(in: buffer, count: count, cache: &rebuiltTargets, into: &candidates)
+    junctions.search(
+      buffer, count: count, firstLineHead: lineHead, cache: &rebuiltTargets, into: &candidates)
     if !candidates.isEmpty {
-      let ready = CandidateResolver.resolve(candidates, maxLength: matcher.maxLength).filter {
+      let longest = matcher.maxLength + LineJunctionSearch.maxLayoutBytes
+      let ready = CandidateResolver.resolve(candidates, maxLength: longest).filter {
         base + $0.end >= frontier && base + $0.end <= emitLimit
       }.sorted { $0.start < $1.start }
       report(ready)
@@ -138,9 +148,23 @@ public final class ScanStream {
     guard !final else { return }
     let dropped = count - overlap
     lines.advance(over: buffer, count: dropped)
+    keepLineHead(droppingFirst: dropped)
     memmove(buffer, buffer + dropped, overlap)
     base += dropped
     count = overlap
+  }
+
+  /// Keeps the start of the line the buffer will start inside once its first `dropped` bytes go.
+  private func keepLineHead(droppingFirst dropped: Int) {
+    var lastBreak = dropped - 1
+    while lastBreak >= 0, buffer[lastBreak] != 0x0A { lastBreak -= 1 }
+    guard lastBreak >= 0 else { return }  // the line began before this buffer: its head is kept
+    lineHead.removeAll(keepingCapacity: true)
+    let start = lastBreak + 1
+    guard start < dropped else { return }
+    lineHead.append(
+      contentsOf: UnsafeBufferPointer(
+        start: buffer + start, count: min(LineJunctionSearch.maxRepeatedPrefix, count - start)))
   }
 
   /// Turns resolved matches (sorted by start) into findings with line, column and excerpt, keeping

@@ -25,6 +25,8 @@ struct Compilation {
   var shortest = Int.max
   var hasValues = false
   var maxLength = 0
+  /// The junction filter's bits, set by the workers as they build each literal.
+  let junctionBits: JunctionFilter.Builder
 
   /// Canaries each processor compiles per round.
   static let canariesPerPart = 2048
@@ -39,6 +41,11 @@ struct Compilation {
     targetStarts.reserveCapacity(canaries.count + 1)
     let processors = max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
     let workers = max(1, min(processors, canaries.count / Self.canariesPerWorker))
+    let junctionBits = JunctionFilter.Builder(
+      estimatedGrams: Self.junctionGramEstimate(
+        canaries: canaries, encodings: encodings, keepsValues: keepsValues),
+      workers: workers)
+    self.junctionBits = junctionBits
     var start = 0
     while start < canaries.count {
       let end = min(canaries.count, start + Self.canariesPerPart * workers)
@@ -51,7 +58,7 @@ struct Compilation {
       DedicatedThreads.concurrentPerform(iterations: workers) { worker in
         parts.slots[worker] = Part(
           canaries: canaries, slices[worker], chains: chains, encodings: encodings, keepsValues: keepsValues,
-          layout: layout)
+          layout: layout, junctionBits: junctionBits, worker: worker)
       }
       for part in parts.slots { merge(part!) }
       parts.release()
@@ -97,8 +104,31 @@ struct Compilation {
     return memory.assumingMemoryBound(to: GramIndex.Entry.self)
   }
 
-  /// Frees the entries of a pass that is compiled again.
-  func releaseEntries() { free(entries) }
+  /// Frees the entries and the junction filter's bits of a pass that is compiled again.
+  func releaseEntries() {
+    free(entries)
+    junctionBits.release()
+  }
+
+  /// About how many q-grams the junction filter will hold: from four canaries spread over a set
+  /// of more than 64, else a generous 1,024 per canary (the filter's smallest size or a little more).
+  private static func junctionGramEstimate(
+    canaries: [Canary], encodings: Set<ScanEncoding>, keepsValues: Bool
+  )
+    -> Int
+  {
+    guard canaries.count > 64 else { return canaries.count * 1024 }
+    let sampled = 4
+    var laidOut = MatcherTargets(chains: MatcherTargets.completeChainTable)
+    for sample in 0..<sampled {
+      let index = sample * (canaries.count - 1) / (sampled - 1)
+      laidOut.append(
+        canaries[index], index: index, encodings: encodings, keepsValues: keepsValues,
+        confirmingAnchors: false)
+    }
+    let grams = laidOut.targets.reduce(0) { $0 + JunctionFilter.gramCount(length: $1.length) }
+    return grams * canaries.count / sampled
+  }
 }
 
 /// One slot per worker of a round, each written by its worker alone, read once all are done.
@@ -128,7 +158,7 @@ private struct Part {
 
   init(
     canaries: [Canary], _ slice: Range<Int>, chains: MatcherTargets.ChainTable, encodings: Set<ScanEncoding>,
-    keepsValues: Bool, layout: IndexLayout
+    keepsValues: Bool, layout: IndexLayout, junctionBits: JunctionFilter.Builder, worker: Int
   ) {
     var targetCount = 0
     var laidOut = MatcherTargets(chains: chains)
@@ -141,6 +171,10 @@ private struct Part {
       for _ in 0..<8 { laidOut.storage.append(0) }  // q-gram loads read 8 bytes
       laidOut.storage.withUnsafeBufferPointer { storage in
         add(laidOut, storage.baseAddress!, canary: index, firstTarget: targetCount, layout: layout)
+        for target in laidOut.targets {
+          junctionBits.insertGrams(
+            of: storage.baseAddress! + target.start, length: target.length, worker: worker)
+        }
       }
       targetCounts.append(laidOut.targets.count)
       targetCount += laidOut.targets.count

@@ -61,6 +61,8 @@ final class CompiledMatcher: @unchecked Sendable {
   let reportsUTF16LE: Bool
 
   let index: GramIndex
+  /// Which line junctions may hold a literal cut across two lines.
+  let junctionFilter: JunctionFilter
   let values: ValueStore
   /// Per canary, the number of its first literal in the set; one more entry holds the total.
   let targetStarts: [UInt32]
@@ -109,6 +111,7 @@ final class CompiledMatcher: @unchecked Sendable {
     targetStarts = compiled.targetStarts
     values = ValueStore(compiled.values)
     index = GramIndex(entries: compiled.entries, count: compiled.entryCount)
+    junctionFilter = compiled.junctionBits.finish(shortest: shortest)
   }
 
   /// Encodings whose literals differ only in the case of hex digits (`%2F`/`%2f`, `A0`/`a0`):
@@ -125,7 +128,7 @@ final class CompiledMatcher: @unchecked Sendable {
 
   /// Bytes the matcher keeps in memory beyond the buffer itself and the canaries.
   var memoryFootprint: Int {
-    index.memoryFootprint + values.memoryFootprint + targetStarts.count * 4
+    index.memoryFootprint + values.memoryFootprint + targetStarts.count * 4 + junctionFilter.bitCount / 8
   }
 
   /// The literals of canary `canary`, rebuilt from its value exactly as they were numbered when

@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Finds canaries a wrapping logger cut across two lines: at each line break it joins the end of
+/// one line with the start of the next (past the indentation or repeated prefix the logger put
+/// there) and searches the joined bytes for forms that span the junction.
+///
+/// The joined buffer holds at most ``CompiledMatcher/maxLength`` bytes from each side, so it is
+/// bounded whatever the lines. Matches wholly on one side are left to the main pass. A match is
+/// reported with its span in the text, line break included, and keeps its form's encoding name:
+/// wrapping is layout, as for MIME-wrapped base64. Not thread-safe: one per ``ScanStream``.
+final class LineJunctionSearch {
+  /// The most spaces and tabs skipped at the start of a continuation line.
+  static let maxIndentation = 64
+  /// The longest prefix (a timestamp, a level) a continuation line may repeat from the line it
+  /// continues; it must end in a space or a tab.
+  static let maxRepeatedPrefix = 64
+  /// The most bytes a junction match adds to a literal: the line break, a repeated prefix and
+  /// its indentation.
+  static let maxLayoutBytes = 2 + maxRepeatedPrefix + maxIndentation
+
+  private let matcher: CompiledMatcher
+  private let filter: JunctionFilter
+  /// Bytes taken from each side of a junction: the longest span a match can cover.
+  private let reach: Int
+  private let scratch: UnsafeMutablePointer<UInt8>
+  private var found: [MatchCandidate] = []
+  /// How many junctions were joined and searched, for tests.
+  private(set) var junctionsSearched = 0
+
+  init(matcher: CompiledMatcher) {
+    self.matcher = matcher
+    filter = matcher.junctionFilter
+    reach = matcher.maxLength
+    scratch = .allocate(capacity: 2 * reach + 8)
+    scratch.initialize(repeating: 0, count: 2 * reach + 8)
+  }
+
+  deinit { scratch.deallocate() }
+
+  /// Appends every match that spans a line break of `text[0..<count]` to `candidates`, with its
+  /// span in `text`; `cache` keeps the literals of the canaries found lately. `firstLineHead`
+  /// holds the start of the line `text` begins inside, when it began before `text`.
+  ///
+  /// `text` must have 8 readable bytes past `count`, as for ``CompiledMatcher/findCandidates``.
+  func search(
+    _ text: UnsafePointer<UInt8>, count: Int, firstLineHead: [UInt8], cache: inout CanaryTargetsCache,
+    into candidates: inout [MatchCandidate]
+  ) {
+    firstLineHead.withUnsafeBufferPointer { firstLineHead in
+      var lineHead = firstLineHead
+      var lineStart = 0
+      while lineStart < count {
+        guard let raw = memchr(text + lineStart, 0x0A, count - lineStart) else { return }
+        let lineFeed = UnsafePointer(raw.assumingMemoryBound(to: UInt8.self)) - text
+        let leftEnd = lineFeed > lineStart && text[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
+        let next = lineFeed + 1
+        if leftEnd > lineStart, next < count {
+          let head =
+            lineHead.isEmpty
+            ? UnsafeBufferPointer(start: text + lineStart, count: leftEnd - lineStart) : lineHead
+          join(
+            text, count: count, line: lineStart..<leftEnd, head: head, continuation: next, cache: &cache,
+            into: &candidates)
+        }
+        lineHead = UnsafeBufferPointer(start: nil, count: 0)
+        lineStart = next
+      }
+    }
+  }
+
+  /// Searches the junction of `line` (whose first bytes are `head`) with the line starting at
+  /// `continuation`, at every place the continued text may start there.
+  @inline(__always)
+  private func join(
+    _ text: UnsafePointer<UInt8>, count: Int, line: Range<Int>, head: UnsafeBufferPointer<UInt8>,
+    continuation: Int, cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
+  ) {
+    let first = text[continuation]
+    guard !Self.isBreak(first) else { return }
+    let left = max(line.lowerBound, line.upperBound - reach)..<line.upperBound
+    let leftWord = Self.word(endingAt: left.upperBound, in: text)
+    // Only a continuation that starts with a blank or with the line's first byte has a layout
+    // to skip; the layout lies within its bounds.
+    var layout = (prefixEnd: continuation, indented: continuation)
+    if Self.isBlank(first) || first == head[0] {
+      layout = Self.continuationLayout(
+        text, lineHead: head, continuation: continuation..<min(count, continuation + Self.maxLayoutBytes))
+    }
+    // The continued text starts after the layout, one byte earlier when it starts with a blank
+    // itself, or at the line's start when only blanks were skipped.
+    let indented = layout.indented
+    join(
+      text, count: count, left: left, leftWord: leftWord, start: indented, cache: &cache, into: &candidates)
+    if indented > continuation {
+      join(
+        text, count: count, left: left, leftWord: leftWord, start: indented - 1, cache: &cache,
+        into: &candidates)
+    }
+    if layout.prefixEnd == continuation, indented - 1 > continuation {
+      join(
+        text, count: count, left: left, leftWord: leftWord, start: continuation, cache: &cache,
+        into: &candidates)
+    }
+  }
+
+  /// Searches `left` (whose last 8 bytes are `leftWord`) joined with the text at `start`, up to
+  /// its line's end, when the filter lets the bytes across the seam through; the rest of the
+  /// line is read only then.
+  @inline(__always)
+  private func join(
+    _ text: UnsafePointer<UInt8>, count: Int, left: Range<Int>, leftWord: UInt64, start: Int,
+    cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
+  ) {
+    guard start < count else { return }
+    let rightWord = UInt64(littleEndian: UnsafeRawPointer(text + start).loadUnaligned(as: UInt64.self))
+    let rightCount = min(7, count - start, Self.firstBreak(in: rightWord))
+    guard rightCount > 0,
+      filter.mayJoin(left: leftWord, leftCount: left.count, right: rightWord, rightCount: rightCount)
+    else { return }
+    var end = start + rightCount
+    let limit = min(count, start + reach)
+    while end < limit, !Self.isBreak(text[end]) { end += 1 }
+    search(text, left: left, right: start..<end, cache: &cache, into: &candidates)
+  }
+
+  @inline(__always)
+  private static func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+
+  @inline(__always)
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+  /// The 8 bytes ending at `end` in `text`, little-endian; when fewer precede `end`, those that
+  /// do, in the top bytes.
+  @inline(__always)
+  private static func word(endingAt end: Int, in text: UnsafePointer<UInt8>) -> UInt64 {
+    if end >= 8 {
+      return UInt64(littleEndian: UnsafeRawPointer(text + end - 8).loadUnaligned(as: UInt64.self))
+    }
+    var word: UInt64 = 0
+    for index in 0..<end { word |= UInt64(text[index]) &<< UInt64(8 * (8 - end + index)) }
+    return word
+  }
+
+  /// The high bit of every byte of `word` that is 0, and no other bit.
+  @inline(__always)
+  private static func zeroBytes(_ word: UInt64) -> UInt64 {
+    let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
+    return ~(((word & low) &+ low) | word | low)
+  }
+
+  /// The index of the first line feed or carriage return among the bytes of `word`, 8 if none.
+  @inline(__always)
+  private static func firstBreak(in word: UInt64) -> Int {
+    let breaks = zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A) | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+    return breaks.trailingZeroBitCount / 8
+  }
+
+  /// The layout a wrapping logger put at the start of a continuation line: the end of the prefix
+  /// it repeats from the line it continues (whose first bytes are `lineHead`), ending in a blank,
+  /// at most ``maxRepeatedPrefix`` bytes, and the end of the blanks after it, at most
+  /// ``maxIndentation``. Reads 8 bytes at a time: `text` must have 8 readable bytes past the
+  /// continuation's range.
+  static func continuationLayout(
+    _ text: UnsafePointer<UInt8>, lineHead: UnsafeBufferPointer<UInt8>, continuation: Range<Int>
+  ) -> (prefixEnd: Int, indented: Int) {
+    let start = continuation.lowerBound
+    let limit = min(maxRepeatedPrefix, lineHead.count, continuation.count)
+    var common = 0
+    if let head = lineHead.baseAddress {
+      var differs = false
+      while common + 8 <= limit {
+        let difference =
+          UnsafeRawPointer(head + common).loadUnaligned(as: UInt64.self)
+          ^ UnsafeRawPointer(text + start + common).loadUnaligned(as: UInt64.self)
+        if difference != 0 {
+          common += UInt64(littleEndian: difference).trailingZeroBitCount / 8
+          differs = true
+          break
+        }
+        common += 8
+      }
+      while !differs, common < limit, head[common] == text[start + common] { common += 1 }
+    }
+    let prefixEnd = start + lastBlankEnd(in: text + start, count: common)
+    var indented = prefixEnd
+    while indented < continuation.upperBound, indented - prefixEnd < maxIndentation, isBlank(text[indented]) {
+      indented += 1
+    }
+    return (prefixEnd, indented)
+  }
+
+  /// The length of the longest start of `bytes[0..<count]` that ends in a blank, 0 if none:
+  /// 8 bytes at a time from the end (reads up to 8 bytes past `count` when it is under 8).
+  @inline(__always)
+  private static func lastBlankEnd(in bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+    var end = count
+    while end > 0 {
+      let chunk = max(0, end - 8)
+      let word = UInt64(littleEndian: UnsafeRawPointer(bytes + chunk).loadUnaligned(as: UInt64.self))
+      var blanks = zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0909_0909_0909_0909)
+      let valid = end - chunk
+      if valid < 8 { blanks &= (1 &<< UInt64(8 * valid)) &- 1 }
+      if blanks != 0 { return chunk + (63 - blanks.leadingZeroBitCount) / 8 + 1 }
+      end = chunk
+    }
+    return 0
+  }
+
+  /// Joins `left` and `right` of `text`, searches them, and keeps the matches crossing the seam.
+  private func search(
+    _ text: UnsafePointer<UInt8>, left: Range<Int>, right: Range<Int>, cache: inout CanaryTargetsCache,
+    into candidates: inout [MatchCandidate]
+  ) {
+    junctionsSearched += 1
+    scratch.update(from: text + left.lowerBound, count: left.count)
+    (scratch + left.count).update(from: text + right.lowerBound, count: right.count)
+    let joined = left.count + right.count
+    (scratch + joined).update(repeating: 0, count: 8)
+    found.removeAll(keepingCapacity: true)
+    matcher.findCandidates(in: scratch, count: joined, cache: &cache, into: &found)
+    let seam = left.count
+    for var match in found where match.start < seam && match.end > seam {
+      match.start += left.lowerBound
+      match.end = right.lowerBound + match.end - seam
+      candidates.append(match)
+    }
+  }
+}
