@@ -10,8 +10,9 @@
 /// through. A set whose q-grams would get fewer than ``fewestBitsPerGram`` each, or with a literal
 /// shorter than a q-gram, gets no filter: every junction passes.
 final class JunctionFilter: @unchecked Sendable {
-  /// The most bits the filter takes: 32 MiB.
-  static let maxBits = 1 << 28
+  /// The most bits the filter takes: 16 MiB, so that a set of 100,000 canaries (too large for
+  /// it) stays within its memory bound; each compiling worker holds a copy until they merge.
+  static let maxBits = 1 << 27
   /// Offsets between two q-grams of a literal held by the filter.
   static let gramStride = 7
   /// Bits per q-gram: with five bits each, about one probe in 250 passes a wrong q-gram.
