@@ -1,5 +1,3 @@
-import CanaryTrapPrimitives
-
 /// A ``ByteSource`` that hands out a decoder's output chunk by chunk and, once it has failed,
 /// fails again on every read (a decoder's state is not trusted after an error).
 package class DecodedSource: ByteSource {
