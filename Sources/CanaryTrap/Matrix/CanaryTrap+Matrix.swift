@@ -31,6 +31,8 @@ extension CanaryTrap {
     async throws -> MatrixResult
   {
     try await start()
+    let turn = await takeMatrixTurn()
+    defer { if turn { MatrixTurns.shared.give() } }
     var planted: [(KindPlanter, [URLRequest])] = []
     for kind in kinds {
       let planter = KindPlanter(trap: self, kindName: kind.name, plantedAt: site)
@@ -62,6 +64,33 @@ extension CanaryTrap {
     let values = Set(kindRuns.flatMap { $0.canaries.map(\.value) })
     let deliveries = proveDelivery().filter { values.contains($0.canary.value) }
     return MatrixResult(kinds: kindRuns, deliveries: deliveries, report: nil)
+  }
+
+  /// Waits for this matrix's turn (see ``MatrixTurns``) and moves the scope's deadline later by the
+  /// time it waited; returns whether it holds a turn to give back.
+  private func takeMatrixTurn() async -> Bool {
+    let began = ContinuousClock.now
+    state.withLock { $0.turnWaitBegan = began }
+    let turn = await MatrixTurns.shared.take()
+    state.withLock { state in
+      state.turnWaitBegan = nil
+      if let deadline = state.deadline { state.deadline = deadline + (ContinuousClock.now - began) }
+    }
+    return turn
+  }
+
+  /// The scope's deadline, or `nil` when it has passed; a deadline that seems past is read again
+  /// after the queued jobs ahead of this one ran, the deadline's watch among them when it woke late
+  /// in a stall of the process that it has yet to credit.
+  private func scopeDeadlineAhead() async -> ContinuousClock.Instant? {
+    func deadline() -> ContinuousClock.Instant {
+      state.withLock { $0.deadline } ?? .now + configuration.scopeDeadline
+    }
+    let first = deadline()
+    guard ContinuousClock.now >= first else { return first }
+    await Task.yield()
+    let moved = deadline()
+    return ContinuousClock.now < moved ? moved : nil
   }
 
   /// Runs the matrix in a fresh scope and returns the result with the scope's report attached.
@@ -114,8 +143,7 @@ extension CanaryTrap {
       let request = traced(planted)
       // Named only when something goes wrong: describing every request costs the matrix time.
       var name: String { "\(planter.kindName): request \(index + 1) (\(describe(request)))" }
-      let scopeDeadline = state.withLock { $0.deadline } ?? .now + configuration.scopeDeadline
-      guard ContinuousClock.now < scopeDeadline else {
+      guard let scopeDeadline = await scopeDeadlineAhead() else {
         fail("\(name) was not sent: the scope's deadline of \(configuration.scopeDeadline) had passed")
         continue
       }

@@ -15,11 +15,11 @@ extension CanaryTrap {
     /// How long one request of ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)`` may take before it is
     /// cancelled and reported (the run is then inconclusive); 15 seconds unless told otherwise.
     public var requestDeadline: Duration
-    /// How long the whole scope may take, counted from ``CanaryTrap/start()``: matrix requests
-    /// still running then are cancelled and requests not yet sent are not sent, each reported; a
-    /// test body still running shortly after it makes the run inconclusive and stops the scope's
-    /// server (see <doc:Sinks>); 3 minutes unless told otherwise (room for a test suite that runs
-    /// many scopes at once on few cores).
+    /// How long the whole scope may take, counted from ``CanaryTrap/start()`` in time the process
+    /// could run (stalls of every cooperative thread are given back, up to twice this): matrix
+    /// requests still running then are cancelled and requests not yet sent are not sent, each
+    /// reported; a test body still running shortly after it makes the run inconclusive and stops
+    /// the scope's server (see <doc:Sinks>); 3 minutes unless told otherwise.
     public var scopeDeadline: Duration
     /// Leaks every scope of this configuration accepts, typically read from a baseline file with
     /// ``LeakBaseline/init(contentsOf:)``: the test adapters summarise matching findings as known

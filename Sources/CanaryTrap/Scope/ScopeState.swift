@@ -24,6 +24,8 @@ struct ScopeState {
   var finishing: Task<LeakReport, Never>?
   /// When the scope's deadline passes, set by ``CanaryTrap/start()``.
   var deadline: ContinuousClock.Instant?
+  /// Since when the scope's matrix has waited for its turn (see ``MatrixTurns``), while it waits.
+  var turnWaitBegan: ContinuousClock.Instant?
   /// Ends the scope's run at its deadline when the test body outlives it; cancelled by ``CanaryTrap/finish()``.
   var deadlineWatch: Task<Void, Never>?
   /// The scanner being built for the first `count` canaries (see ``CanaryTrap/prepareScanner()``).

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import CanaryTrap
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The rule: a scope's deadline counts time the process could run. In a parallel test run on few
+/// cores, other tests' synchronous work can hold every cooperative thread for longer than a whole
+/// deadline; a scope stalled that long is not inconclusive for it. Each case stalls the process
+/// past the deadline; its twin is suspended instead, past the latest any credit could move the
+/// deadline (three times its length), so a stall elsewhere in a parallel run cannot save it.
+@Suite(
+  "A stall of the process does not count toward the scope's deadline", .serialized, .timeLimit(.minutes(2)))
+struct ScopeStallTests {
+  /// How the body spends the time before it goes on: holding every cooperative thread, or suspended.
+  enum Wait: String, CaseIterable, CustomTestStringConvertible {
+    case stall, sleep
+    var testDescription: String { rawValue }
+
+    /// Stalls for `stall`, or sleeps well past three times `deadline` and its grace.
+    func pass(stall: Duration, deadline: Duration) async throws {
+      switch self {
+      case .stall: CooperativeStall.holdEveryThread(for: stall)
+      case .sleep: try await Task.sleep(for: deadline * 4 + .seconds(6))
+      }
+    }
+  }
+
+  private func configuration(deadline: Duration) -> CanaryTrap.Configuration {
+    CanaryTrap.Configuration(captureStandardStreams: false, reportDirectory: nil, scopeDeadline: deadline)
+  }
+
+  /// A deadline of 1 s with its grace of as much again acts at 2 s; the stall of 3 s outlasts both.
+  @Test(
+    "a body stalled past the deadline is judged on what it did; suspended past it, it is inconclusive",
+    arguments: Wait.allCases)
+  func bodyStalledPastTheDeadline(_ wait: Wait) async throws {
+    let trap = CanaryTrap(title: "stalled-body", configuration: configuration(deadline: .seconds(1)))
+    try await trap.start()
+    try await wait.pass(stall: .seconds(3), deadline: .seconds(1))
+    _ = try? await DeliveredCanary.send(in: trap)  // after the deadline, the server is stopped
+    trap.memoryLog().write("GET /\(trap.tracer)/twin 200")
+    let report = await trap.finish()
+    switch wait {
+    case .stall: #expect(report.verdict == .clean, "\(report.problems.map(\.message))")
+    case .sleep:
+      #expect(report.verdict == .inconclusive)
+      #expect(report.errors.first?.hasPrefix("the scope's deadline of 1.0 seconds passed while") == true)
+    }
+  }
+
+  /// A deadline of 2 s; the stall of 3 s outlasts it, and the matrix sends after the stall.
+  @Test(
+    "a matrix stalled past the deadline sends every request; suspended past it, it sends none",
+    arguments: Wait.allCases)
+  func matrixStalledPastTheDeadline(_ wait: Wait) async throws {
+    let trap = CanaryTrap(title: "stalled-matrix", configuration: configuration(deadline: .seconds(2)))
+    let session = TestTransports.session()
+    defer { session.invalidateAndCancel() }
+    try await trap.start()
+    try await wait.pass(stall: .seconds(3), deadline: .seconds(2))
+    let log = trap.memoryLog()
+    let result = try await trap.runMatrix(
+      through: TestTransports.routeOnly(.urlSession(session), into: log), kinds: [.getQuery])
+    let report = await trap.finish()
+    let errors = result.kinds.flatMap(\.errors)
+    switch wait {
+    case .stall:
+      #expect(errors.isEmpty)
+      #expect(report.verdict == .clean, "\(report.problems.map(\.message))")
+    case .sleep:
+      #expect(
+        errors.first?.hasSuffix("was not sent: the scope's deadline of 2.0 seconds had passed") == true,
+        "\(errors)")
+      #expect(report.verdict == .inconclusive)
+    }
+  }
+
+  @Test("the stall credit counts only late wakes, and never more than its allowance")
+  func creditIsBounded() {
+    var credit = StallCredit(allowance: .seconds(3))
+    #expect(credit.credit(lateness: .milliseconds(20)) == .zero)
+    #expect(credit.credit(lateness: .seconds(2)) == .seconds(2))
+    #expect(credit.credit(lateness: .seconds(2)) == .seconds(1))
+    #expect(credit.credit(lateness: .seconds(2)) == .zero)
+    #expect(credit.remaining == .zero)
+  }
+}
+
+/// Holds every thread of Swift's cooperative pool, as other tests' synchronous work does.
+enum CooperativeStall {
+  /// Blocks this thread and, through tasks that block theirs, every other cooperative thread, for
+  /// about `duration`.
+  static func holdEveryThread(for duration: Duration) {
+    let others = max(0, ProcessInfo.processInfo.activeProcessorCount - 1)
+    let started = DispatchSemaphore(value: 0)
+    let (seconds, attoseconds) = duration.components
+    let release =
+      DispatchTime.now() + .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    for _ in 0..<others {
+      Task.detached {
+        started.signal()
+        block(until: release)
+      }
+    }
+    for _ in 0..<others { _ = started.wait(timeout: .now() + .seconds(2)) }
+    block(until: release)
+  }
+
+  private static func block(until release: DispatchTime) {
+    let now = DispatchTime.now()
+    guard release > now else { return }
+    usleep(UInt32((release.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000))
+  }
+}
