@@ -5,21 +5,23 @@ extension CanaryTrap {
   /// every request waiting on it ends at once instead of hanging the test.
   ///
   /// The deadline counts time the process could run, as a request deadline does: the watch wakes
-  /// every `watchTick` (or tenth of the deadline, when shorter), and the time each wake came late (every cooperative thread busy with other
-  /// tests) moves the deadline later, by at most twice the deadline's own length in all (see
-  /// ``StallCredit``), so a body that never ends still ends the scope. Time the scope's matrix
-  /// waits for its turn (see ``MatrixTurns``) does not count either. The matrix reads the moved deadline before each request it sends.
+  /// every `watchTick` (or tenth of the deadline, when shorter), and the time each wake came late
+  /// (every cooperative thread busy with other tests) moves the deadline later, by at most four
+  /// times the deadline's own length in all (see ``StallCredit``), so a body that never ends still
+  /// ends the scope. Time the scope's matrix waits for its turn (see ``MatrixTurns``) does not
+  /// count either. The matrix reads the moved deadline before each request it sends.
   ///
-  /// The watch acts `deadlineGrace` (or the deadline's length, when shorter) after the deadline, so that a matrix, which bounds its own
-  /// requests by the same deadline, reports first and lets its body return. Work that waits on
-  /// nothing the scope owns (a sleep, another server) is not interrupted: the scope cannot cancel
-  /// a body it does not run, but its report still says the deadline passed.
+  /// The watch acts `deadlineGrace` (or the deadline's length, when shorter) after the deadline,
+  /// so that a matrix, which bounds its own requests by the same deadline, reports first and lets
+  /// its body return. Work that waits on nothing the scope owns (a sleep, another server) is not
+  /// interrupted: the scope cannot cancel a body it does not run, but its report still says the
+  /// deadline passed.
   func watchDeadline() {
     let watch = Task { [weak self] in
       guard let length = self?.configuration.scopeDeadline else { return }
       let grace = min(Self.deadlineGrace, length)
       let tick = min(Self.watchTick, length / 10)
-      var credit = StallCredit(allowance: length * 2)
+      var credit = StallCredit(allowance: length * 4)
       var target = ContinuousClock.now + tick
       while true {
         do { try await Task.sleep(until: target, clock: .continuous) } catch { return }

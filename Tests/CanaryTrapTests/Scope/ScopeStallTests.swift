@@ -11,7 +11,7 @@ import Testing
 /// cores, other tests' synchronous work can hold every cooperative thread for longer than a whole
 /// deadline; a scope stalled that long is not inconclusive for it. Each case stalls the process
 /// past the deadline; its twin is suspended instead, past the latest any credit could move the
-/// deadline (three times its length), so a stall elsewhere in a parallel run cannot save it.
+/// deadline (five times its length), so a stall elsewhere in a parallel run cannot save it.
 @Suite(
   "A stall of the process does not count toward the scope's deadline", .serialized, .timeLimit(.minutes(2)))
 struct ScopeStallTests {
@@ -20,7 +20,7 @@ struct ScopeStallTests {
     case stall, sleep
     var testDescription: String { rawValue }
 
-    /// Stalls for `stall`, or sleeps well past three times `deadline` and its grace.
+    /// Stalls for `stall`, or sleeps past five times `deadline` and its grace.
     func pass(stall: Duration, deadline: Duration) async throws {
       switch self {
       case .stall: CooperativeStall.holdEveryThread(for: stall)
