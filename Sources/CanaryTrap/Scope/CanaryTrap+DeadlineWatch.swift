@@ -17,12 +17,15 @@ extension CanaryTrap {
   /// interrupted: the scope cannot cancel a body it does not run, but its report still says the
   /// deadline passed.
   func watchDeadline() {
+    let length = configuration.scopeDeadline
+    let tick = min(Self.watchTick, length / 10)
+    // Due from now, not from when the task first runs: a watch that waits for a thread from the
+    // start has seen the process stalled since the scope started.
+    let firstWake = ContinuousClock.now + tick
     let watch = Task { [weak self] in
-      guard let length = self?.configuration.scopeDeadline else { return }
       let grace = min(Self.deadlineGrace, length)
-      let tick = min(Self.watchTick, length / 10)
       var credit = StallCredit(allowance: length * 4)
-      var target = ContinuousClock.now + tick
+      var target = firstWake
       while true {
         do { try await Task.sleep(until: target, clock: .continuous) } catch { return }
         let now = ContinuousClock.now

@@ -114,10 +114,13 @@ struct DeadlineTests {
     // (true) message too. Anything else is a failure.
     let watch =
       "the scope's deadline of 1.0 seconds passed while its test body was still running: its server was stopped, so what the body did after that is unproven"
+    // Request 2 is not sent, unless a stall of the process (other tests holding every thread)
+    // moved the deadline on while request 1 waited: then it is sent and answered.
+    let rest = report.errors.dropFirst().filter { $0 != watch }
     #expect(
-      report.errors.dropFirst().filter { $0 != watch } == [
+      rest == [
         "never-answers: request 2 (GET /{tracer}/never-answers/second) was not sent: the scope's deadline of 1.0 seconds had passed"
-      ])
+      ] || rest.isEmpty, "\(rest)")
   }
 
   @Test("twin: a route that answers finishes within the default deadlines, delivered and clean")

@@ -15,16 +15,27 @@ import Testing
 @Suite(
   "A stall of the process does not count toward the scope's deadline", .serialized, .timeLimit(.minutes(2)))
 struct ScopeStallTests {
-  /// How the body spends the time before it goes on: holding every cooperative thread, or suspended.
+  /// How the body spends the time after it starts its scope: holding every cooperative thread, or
+  /// suspended.
   enum Wait: String, CaseIterable, CustomTestStringConvertible {
     case stall, sleep
     var testDescription: String { rawValue }
 
-    /// Stalls for `stall`, or sleeps past five times `deadline` and its grace.
-    func pass(stall: Duration, deadline: Duration) async throws {
+    /// Starts `trap`, then stalls the process for `stall` (every other thread held from before the
+    /// start, so the deadline's watch never runs until the stall ends), or sleeps past five times
+    /// `deadline` and its grace.
+    func start(_ trap: CanaryTrap, stall: Duration, deadline: Duration) async throws {
       switch self {
-      case .stall: CooperativeStall.holdEveryThread(for: stall)
-      case .sleep: try await Task.sleep(for: deadline * 4 + .seconds(6))
+      case .stall:
+        let held = CooperativeStall.holdOtherThreads()
+        do { try await trap.start() } catch {
+          held.release()
+          throw error
+        }
+        held.holdThisThread(for: stall)
+      case .sleep:
+        try await trap.start()
+        try await Task.sleep(for: deadline * 4 + .seconds(6))
       }
     }
   }
@@ -39,8 +50,7 @@ struct ScopeStallTests {
     arguments: Wait.allCases)
   func bodyStalledPastTheDeadline(_ wait: Wait) async throws {
     let trap = CanaryTrap(title: "stalled-body", configuration: configuration(deadline: .seconds(1)))
-    try await trap.start()
-    try await wait.pass(stall: .seconds(3), deadline: .seconds(1))
+    try await wait.start(trap, stall: .seconds(3), deadline: .seconds(1))
     _ = try? await DeliveredCanary.send(in: trap)  // after the deadline, the server is stopped
     trap.memoryLog().write("GET /\(trap.tracer)/twin 200")
     let report = await trap.finish()
@@ -60,8 +70,7 @@ struct ScopeStallTests {
     let trap = CanaryTrap(title: "stalled-matrix", configuration: configuration(deadline: .seconds(2)))
     let session = TestTransports.session()
     defer { session.invalidateAndCancel() }
-    try await trap.start()
-    try await wait.pass(stall: .seconds(3), deadline: .seconds(2))
+    try await wait.start(trap, stall: .seconds(3), deadline: .seconds(2))
     let log = trap.memoryLog()
     let result = try await trap.runMatrix(
       through: TestTransports.routeOnly(.urlSession(session), into: log), kinds: [.getQuery])
@@ -91,28 +100,38 @@ struct ScopeStallTests {
 }
 
 /// Holds every thread of Swift's cooperative pool, as other tests' synchronous work does.
-enum CooperativeStall {
-  /// Blocks this thread and, through tasks that block theirs, every other cooperative thread, for
-  /// about `duration`.
-  static func holdEveryThread(for duration: Duration) {
-    let others = max(0, ProcessInfo.processInfo.activeProcessorCount - 1)
+final class CooperativeStall: Sendable {
+  private let released = DispatchSemaphore(value: 0)
+  private let others: Int
+
+  private init(others: Int) { self.others = others }
+
+  /// Blocks every cooperative thread but this one, each with a task that waits for ``release()``,
+  /// and returns once all of them are held (or after 30 s, when other work kept one from starting).
+  static func holdOtherThreads() -> CooperativeStall {
+    let stall = CooperativeStall(others: max(0, ProcessInfo.processInfo.activeProcessorCount - 1))
     let started = DispatchSemaphore(value: 0)
-    let (seconds, attoseconds) = duration.components
-    let release =
-      DispatchTime.now() + .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-    for _ in 0..<others {
+    for _ in 0..<stall.others {
       Task.detached {
         started.signal()
-        block(until: release)
+        stall.waitForRelease()
       }
     }
-    for _ in 0..<others { _ = started.wait(timeout: .now() + .seconds(2)) }
-    block(until: release)
+    for _ in 0..<stall.others { _ = started.wait(timeout: .now() + .seconds(30)) }
+    return stall
   }
 
-  private static func block(until release: DispatchTime) {
-    let now = DispatchTime.now()
-    guard release > now else { return }
-    usleep(UInt32((release.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000))
+  /// Blocks this thread too for `duration`, then lets the others go.
+  func holdThisThread(for duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+    release()
+  }
+
+  private func waitForRelease() { released.wait() }
+
+  /// Lets the held threads go.
+  func release() {
+    for _ in 0..<others { released.signal() }
   }
 }
