@@ -3,27 +3,21 @@
 enum Base32Patterns {
   static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
 
-  /// The cores at alignments 0 to 4 (empty cores dropped).
-  static func cores(of value: [UInt8]) -> [[UInt8]] {
-    (0..<5).map { core(of: value, alignment: $0) }.filter { !$0.isEmpty }
-  }
-
-  /// The characters of `alignment` unknown bytes followed by `value` that depend on `value` only.
-  static func core(of value: [UInt8], alignment: Int) -> [UInt8] {
+  /// Appends the characters of `alignment` unknown bytes followed by `value` that depend on
+  /// `value` only to `output`, which a canary's literals share.
+  static func appendCore(of value: UnsafeBufferPointer<UInt8>, alignment: Int, to output: inout [UInt8]) {
     let firstChar = (alignment * 8 + 4) / 5
     let lastChar = (alignment + value.count) * 8 / 5
-    guard firstChar < lastChar else { return [] }
+    guard firstChar < lastChar else { return }
     // Five data bytes (the value after `alignment` zero bytes) make eight characters; whole
     // groups are encoded and characters `firstChar..<lastChar` kept.
     let groups = (lastChar + 7) / 8
     let dataCount = groups * 5
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: dataCount + groups * 8) { buffer in
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: dataCount + groups * 8) { buffer in
       let data = buffer.baseAddress!
       data.initialize(repeating: 0, count: dataCount)
       let copied = min(value.count, dataCount - alignment)
-      value.withUnsafeBufferPointer { value in
-        if copied > 0 { (data + alignment).update(from: value.baseAddress!, count: copied) }
-      }
+      if copied > 0 { (data + alignment).update(from: value.baseAddress!, count: copied) }
       let encoded = data + dataCount
       alphabet.withUnsafeBufferPointer { alphabet in
         var group = firstChar / 8
@@ -37,7 +31,7 @@ enum Base32Patterns {
           group &+= 1
         }
       }
-      return [UInt8](UnsafeBufferPointer(start: encoded + firstChar, count: lastChar - firstChar))
+      output.append(contentsOf: UnsafeBufferPointer(start: encoded + firstChar, count: lastChar - firstChar))
     }
   }
 }

@@ -7,40 +7,39 @@ enum Base64Patterns {
   static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
   static let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-  /// The cores at alignments 0, 1 and 2 (empty cores dropped).
-  static func cores(of value: [UInt8], alphabet: [UInt8]) -> [[UInt8]] {
-    (0..<3).map { core(of: value, alignment: $0, alphabet: alphabet) }.filter { !$0.isEmpty }
-  }
-
-  /// The whole encoding of `value` with `=` padding, the form a digest usually takes.
-  static func encode(_ value: [UInt8], alphabet: [UInt8], padded: Bool = true) -> [UInt8] {
-    var output = core(of: value, alignment: 0, alphabet: alphabet, includeTail: true)
-    if padded { while output.count % 4 != 0 { output.append(UInt8(ascii: "=")) } }
-    return output
-  }
-
   /// The characters of `alignment` unknown bytes followed by `value` that depend on `value` only;
   /// with `includeTail`, the last partial character too, as if the value ended the data.
   static func core(
     of value: [UInt8], alignment: Int, alphabet: [UInt8], includeTail: Bool = false
   ) -> [UInt8] {
+    var output: [UInt8] = []
+    value.withUnsafeBufferPointer {
+      appendCore(of: $0, alignment: alignment, alphabet: alphabet, includeTail: includeTail, to: &output)
+    }
+    return output
+  }
+
+  /// Appends ``core(of:alignment:alphabet:includeTail:)`` to `output`, which a canary's literals
+  /// share (see ``PatternEncoder/literals(for:encodings:)``).
+  static func appendCore(
+    of value: UnsafeBufferPointer<UInt8>, alignment: Int, alphabet: [UInt8], includeTail: Bool = false,
+    to output: inout [UInt8]
+  ) {
     let totalBits = (alignment + value.count) * 8
     let firstChar = (alignment * 8 + 5) / 6
     let lastChar = includeTail ? (totalBits + 5) / 6 : totalBits / 6
-    guard firstChar < lastChar else { return [] }
+    guard firstChar < lastChar else { return }
     // The data is `alignment` zero bytes, then the value, then zero bytes; it is encoded three
     // bytes (four characters) at a time and characters `firstChar..<lastChar` are kept. Plain
     // loops over pointers: the unoptimized build the scopes of a debug test run use spends a
     // fifth of the scanner's set-up here otherwise.
     let groups = (lastChar + 3) / 4
     let dataCount = groups * 3
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: dataCount + groups * 4) { buffer in
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: dataCount + groups * 4) { buffer in
       let data = buffer.baseAddress!
       data.initialize(repeating: 0, count: dataCount)
       let copied = min(value.count, dataCount - alignment)
-      value.withUnsafeBufferPointer { value in
-        if copied > 0 { (data + alignment).update(from: value.baseAddress!, count: copied) }
-      }
+      if copied > 0 { (data + alignment).update(from: value.baseAddress!, count: copied) }
       let encoded = data + dataCount
       alphabet.withUnsafeBufferPointer { alphabet in
         let symbols = alphabet.baseAddress!
@@ -56,7 +55,7 @@ enum Base64Patterns {
           group &+= 1
         }
       }
-      return [UInt8](UnsafeBufferPointer(start: encoded + firstChar, count: lastChar - firstChar))
+      output.append(contentsOf: UnsafeBufferPointer(start: encoded + firstChar, count: lastChar - firstChar))
     }
   }
 }

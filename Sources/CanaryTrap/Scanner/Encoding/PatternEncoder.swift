@@ -1,5 +1,11 @@
 import CanaryTrapPrimitives
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Turns a canary into every literal the scanner searches for, one list per enabled encoding.
 enum PatternEncoder {
   /// Every distinct literal for `canary`, most specific encodings first; a byte string that two
@@ -13,130 +19,231 @@ enum PatternEncoder {
   /// enabled text escape changes. A few literals per canary stand for every escape × wrapper
   /// pair: a hit is confirmed by re-encoding each escaped form around it.
   static func patterns(for canary: Canary, encodings: Set<ScanEncoding>) -> [ScanPattern] {
-    literals(for: canary, encodings: encodings).literals.map {
-      ScanPattern(canary: canary, chain: $0.chain, bytes: $0.bytes, isAnchor: $0.isAnchor)
+    let generated = literals(for: canary, encodings: encodings)
+    return generated.literals.map {
+      ScanPattern(canary: canary, chain: $0.chain, bytes: generated.bytes(of: $0), isAnchor: $0.isAnchor)
     }
   }
 
-  /// One literal of ``CanaryLiterals``.
+  /// One literal of ``CanaryLiterals``: its encoding, and where its bytes lie in
+  /// ``CanaryLiterals/storage``.
   struct Literal {
-    var chain: EncodingChain
-    var bytes: [UInt8]
-    var isAnchor: Bool
+    /// The outermost step of the literal's chain.
+    var encoding: ScanEncoding
+    /// For a composed chain (base64 of base64, percent-encoded base64), its inner step.
+    var inner: ScanEncoding? = nil
+    var start: Int
+    var count: Int
+    var isAnchor = false
     /// For a base64 or base64url anchor, the alignment its core was made at; otherwise 0.
     var alignment = 0
+
+    /// The literal's chain, innermost step first.
+    var chain: EncodingChain { inner.map { EncodingChain([$0, encoding]) } ?? .single(encoding) }
   }
 
   /// A canary's literals, with what the matcher confirms its anchors against, each built once.
+  ///
+  /// The literals' bytes lie back to back in one buffer, each encoder appending to it, so that a
+  /// canary's few dozen literals cost a few allocations rather than one each: a set of 100,000
+  /// canaries builds some four million literals.
   struct CanaryLiterals {
     /// The literals ``patterns(for:encodings:)`` lists, in its order.
     var literals: [Literal] = []
+    /// Every literal's bytes, and the raw value's first even when it is not searched.
+    private(set) var storage: [UInt8] = []
     /// Each enabled text escape that changes the value, in ``textEscapes`` order, with the
-    /// variants ``literals(of:bytes:encoding:)`` makes for it.
+    /// variants ``escapedVariants(of:bytes:escape:)`` makes for it.
     var escapes: [(ScanEncoding, [[UInt8]])] = []
     /// The run anchors are made of (``anchorRange(of:)``), when the canary has anchors.
     var anchor: [UInt8]? = nil
+    /// The bytes kept so far, the raw value's first: a later byte string equal to one of them is
+    /// dropped. A few dozen: a linear search beats hashing them, and a signature of each (its
+    /// length and first and last bytes) skips most comparisons.
+    private var kept: [Range<Int>] = []
+    private var signatures: [UInt64] = []
+
+    /// Starts with `value`, listed as the `raw` literal when `searchesValue`.
+    init(value: [UInt8], searchesValue: Bool) {
+      storage.reserveCapacity(value.count * 48 + 256)
+      literals.reserveCapacity(96)
+      kept.reserveCapacity(96)
+      signatures.reserveCapacity(96)
+      storage += value
+      keep(0..<value.count)
+      if searchesValue { literals.append(Literal(encoding: .raw, start: 0, count: value.count)) }
+    }
+
+    /// The bytes of `literal`.
+    func bytes(of literal: Literal) -> [UInt8] {
+      Array(storage[literal.start..<(literal.start + literal.count)])
+    }
 
     /// The length of the longest of the forms ``forms(of:escapes:)`` makes for `canary`.
     func longestForm(of canary: Canary) -> Int {
       escapes.lazy.flatMap { $0.1 }.reduce(canary.value.utf8.count) { max($0, $1.count) }
+    }
+
+    /// Lists the bytes `write` appends to ``storage`` as a literal of `encoding`, unless they are
+    /// empty or equal to bytes kept before (never report an encoding identical to the raw value,
+    /// or to a more specific one, under another name).
+    mutating func add(
+      _ encoding: ScanEncoding, over inner: ScanEncoding? = nil, isAnchor: Bool = false, alignment: Int = 0,
+      _ write: (inout [UInt8]) -> Void
+    ) {
+      let start = storage.count
+      write(&storage)
+      let count = storage.count - start
+      guard count > 0 else { return }
+      let signature = UInt64(count) << 16 | UInt64(storage[start]) << 8 | UInt64(storage[storage.count - 1])
+      let isRepeat = storage.withUnsafeBufferPointer { storage in
+        signatures.indices.contains { index in
+          signatures[index] == signature
+            && memcmp(storage.baseAddress! + kept[index].lowerBound, storage.baseAddress! + start, count) == 0
+        }
+      }
+      if isRepeat {
+        storage.removeLast(count)
+        return
+      }
+      keep(start..<storage.count)
+      literals.append(
+        Literal(
+          encoding: encoding, inner: inner, start: start, count: count, isAnchor: isAnchor,
+          alignment: alignment))
+    }
+
+    private mutating func keep(_ range: Range<Int>) {
+      kept.append(range)
+      signatures.append(
+        range.isEmpty
+          ? 0
+          : UInt64(range.count) << 16 | UInt64(storage[range.lowerBound]) << 8
+            | UInt64(storage[range.upperBound - 1]))
     }
   }
 
   /// The literals of `canary` (see ``patterns(for:encodings:)``), built once for the matcher.
   static func literals(for canary: Canary, encodings: Set<ScanEncoding>) -> CanaryLiterals {
     let value = canary.bytes
-    // A few dozen literals: a linear search beats hashing them, and a signature of each (its
-    // length and first and last bytes) skips most comparisons.
-    var seen: [[UInt8]] = []
-    var signatures: [UInt64] = []
-    seen.reserveCapacity(96)
-    signatures.reserveCapacity(96)
-    func signature(_ bytes: [UInt8]) -> UInt64 {
-      guard let first = bytes.first, let last = bytes.last else { return 0 }
-      return UInt64(bytes.count) << 16 | UInt64(first) << 8 | UInt64(last)
-    }
-    var result = CanaryLiterals()
-    result.literals.reserveCapacity(96)
     let searchesValue = !encodings.isDisjoint(with: [.raw, .caseInsensitive, .fragment])
-    if searchesValue {
-      result.literals.append(Literal(chain: .single(.raw), bytes: value, isAnchor: false))
-    }
-    seen.append(value)  // never report an encoding identical to the raw value under another name
-    signatures.append(signature(value))
-    func add(_ chain: EncodingChain, _ bytes: [UInt8], isAnchor: Bool = false, alignment: Int = 0) {
-      guard !bytes.isEmpty else { return }
-      let key = signature(bytes)
-      for index in signatures.indices where signatures[index] == key && seen[index] == bytes { return }
-      seen.append(bytes)
-      signatures.append(key)
-      result.literals.append(Literal(chain: chain, bytes: bytes, isAnchor: isAnchor, alignment: alignment))
-    }
+    var result = CanaryLiterals(value: value, searchesValue: searchesValue)
     var digests = DigestCache(value: value)
-    var standardCores: [[UInt8]]? = nil
-    for encoding in ScanEncoding.allCases where encodings.contains(encoding) {
-      // An escape that leaves every byte of the value as it is adds nothing: skip building it.
-      let isEscape = isTextEscape(encoding)
-      if isEscape && !changes(encoding, value) { continue }
-      if let hexDigest = digests.digest(for: encoding) {
-        for bytes in hexDigest.isHex ? digestHex(hexDigest.bytes) : digestBase64(hexDigest.bytes) {
-          add(.single(encoding), bytes)
+    var standardCores: [[UInt8]] = []
+    // The enabled encodings as bits by ordinal: asking the set hashes each encoding.
+    let enabled = encodings.reduce(UInt64(0)) { $0 | 1 << UInt64($1.ordinal) }
+    value.withUnsafeBufferPointer { bytes in
+      for encoding in ScanEncoding.allCases where enabled & 1 << UInt64(encoding.ordinal) != 0 {
+        // An escape that leaves every byte of the value as it is adds nothing: skip building it.
+        let isEscape = isTextEscape(encoding)
+        if isEscape && !changes(encoding, value) { continue }
+        if let (digest, isHex) = digests.digest(for: encoding) {
+          digest.withUnsafeBufferPointer { digest in
+            if isHex {
+              for digits in hexDigits {
+                result.add(encoding) { TextEscapes.appendHex(digest, digits: digits, to: &$0) }
+              }
+              return
+            }
+            // Without padding, so both padded and unpadded forms match.
+            for alphabet in base64Alphabets {
+              result.add(encoding) {
+                Base64Patterns.appendCore(
+                  of: digest, alignment: 0, alphabet: alphabet, includeTail: true, to: &$0)
+              }
+            }
+          }
+          continue
         }
-        continue
+        switch encoding {
+        case .base64, .base64url:
+          let alphabet = encoding == .base64 ? Base64Patterns.standardAlphabet : Base64Patterns.urlAlphabet
+          for alignment in 0..<3 {
+            result.add(encoding) { output in
+              let start = output.count
+              Base64Patterns.appendCore(of: bytes, alignment: alignment, alphabet: alphabet, to: &output)
+              if encoding == .base64 && output.count > start { standardCores.append(Array(output[start...])) }
+            }
+          }
+        case .base32:
+          for alignment in 0..<5 {
+            result.add(encoding) { Base32Patterns.appendCore(of: bytes, alignment: alignment, to: &$0) }
+          }
+        case .hex:
+          for digits in hexDigits {
+            result.add(encoding) { TextEscapes.appendHex(bytes, digits: digits, to: &$0) }
+          }
+        case .utf16le, .utf16be:
+          result.add(encoding) { appendUTF16(bytes, bigEndian: encoding == .utf16be, to: &$0) }
+        default:
+          let variants = escapedVariants(of: canary.value, bytes: value, escape: encoding)
+          if isEscape { result.escapes.append((encoding, variants)) }
+          for variant in variants { result.add(encoding) { $0 += variant } }
+        }
       }
-      let variants = literals(of: canary.value, bytes: value, encoding: encoding)
-      if isEscape { result.escapes.append((encoding, variants)) }
-      if encoding == .base64 { standardCores = variants }
-      for bytes in variants { add(.single(encoding), bytes) }
     }
-    for (chain, bytes) in composedLiterals(of: value, encodings: encodings, standardCores: standardCores) {
-      add(chain, bytes)
-    }
+    addComposedLiterals(standardCores: standardCores, encodings: encodings, to: &result)
     // Anchors, for canaries some enabled escape changes (see patterns(for:encodings:)).
     if !result.escapes.isEmpty, let range = anchorRange(of: canary) {
       let anchor = Array(value[range])
       result.anchor = anchor
-      for wrapper in anchorWrappers where encodings.contains(wrapper) {
-        guard wrapper == .base64 || wrapper == .base64url else {
-          for bytes in wrapped(anchor, in: wrapper) { add(.single(wrapper), bytes, isAnchor: true) }
-          continue
+      anchor.withUnsafeBufferPointer { anchor in
+        for wrapper in anchorWrappers where encodings.contains(wrapper) {
+          switch wrapper {
+          case .base64, .base64url:
+            // One core per alignment (an anchor is long enough for all three).
+            let alphabet = wrapper == .base64 ? Base64Patterns.standardAlphabet : Base64Patterns.urlAlphabet
+            for alignment in 0..<3 {
+              result.add(wrapper, isAnchor: true, alignment: alignment) {
+                Base64Patterns.appendCore(of: anchor, alignment: alignment, alphabet: alphabet, to: &$0)
+              }
+            }
+          case .hex:  // in lower case
+            result.add(wrapper, isAnchor: true) {
+              TextEscapes.appendHex(anchor, digits: TextEscapes.lowerHex, to: &$0)
+            }
+          default:
+            result.add(wrapper, isAnchor: true) {
+              appendUTF16(anchor, bigEndian: wrapper == .utf16be, to: &$0)
+            }
+          }
         }
-        // `wrapped`'s cores, one per alignment (an anchor is long enough for all three).
+      }
+    }
+    return result
+  }
+
+  /// Chains searched as whole literals: standard base64 of the value's base64 `standardCores`
+  /// (three alignments each, nine in all), and a core percent-encoded where it holds `+` or `/`.
+  private static func addComposedLiterals(
+    standardCores: [[UInt8]], encodings: Set<ScanEncoding>, to result: inout CanaryLiterals
+  ) {
+    guard encodings.contains(.base64) else { return }
+    for core in standardCores {
+      core.withUnsafeBufferPointer { core in
         for alignment in 0..<3 {
-          let alphabet = wrapper == .base64 ? Base64Patterns.standardAlphabet : Base64Patterns.urlAlphabet
-          let core = Base64Patterns.core(of: anchor, alignment: alignment, alphabet: alphabet)
-          add(.single(wrapper), core, isAnchor: true, alignment: alignment)
+          result.add(.base64, over: .base64) {
+            Base64Patterns.appendCore(
+              of: core, alignment: alignment, alphabet: Base64Patterns.standardAlphabet, to: &$0)
+          }
         }
       }
     }
-    return result
-  }
-
-  /// Chains searched as whole literals: standard base64 of a base64 core (three alignments
-  /// each, nine in all), and a base64 core percent-encoded where it holds `+` or `/`.
-  /// `standardCores` are the value's own base64 cores, when already built.
-  static func composedLiterals(
-    of value: [UInt8], encodings: Set<ScanEncoding>, standardCores: [[UInt8]]? = nil
-  ) -> [(EncodingChain, [UInt8])] {
-    guard encodings.contains(.base64) else { return [] }
-    let inner = standardCores ?? Base64Patterns.cores(of: value, alphabet: Base64Patterns.standardAlphabet)
-    var result: [(EncodingChain, [UInt8])] = []
-    for core in inner {
-      for outer in Base64Patterns.cores(of: core, alphabet: Base64Patterns.standardAlphabet) {
-        result.append((base64OfBase64, outer))
+    guard encodings.contains(.percent) else { return }
+    for core in standardCores
+    where core.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }) {
+      for digits in [TextEscapes.upperHex, TextEscapes.lowerHex] {
+        result.add(.percent, over: .base64) {
+          TextEscapes.appendPercent(core, digits: digits, keeping: TextEscapes.unreserved, to: &$0)
+        }
       }
     }
-    if encodings.contains(.percent) {
-      for core in inner where core.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }) {
-        result.append((percentOfBase64, TextEscapes.percent(core, digits: TextEscapes.upperHex)))
-        result.append((percentOfBase64, TextEscapes.percent(core, digits: TextEscapes.lowerHex)))
-      }
-    }
-    return result
   }
 
-  private static let base64OfBase64 = EncodingChain([.base64, .base64])
-  private static let percentOfBase64 = EncodingChain([.base64, .percent])
+  /// Lower-case hex digits, then upper-case: the order hex literals are listed in.
+  private static let hexDigits = [TextEscapes.lowerHex, TextEscapes.upperHex]
+  /// The standard base64 alphabet, then the URL one: the order a digest's base64 is listed in.
+  private static let base64Alphabets = [Base64Patterns.standardAlphabet, Base64Patterns.urlAlphabet]
 
   /// Whether `encoding` is one of ``textEscapes``.
   static func isTextEscape(_ encoding: ScanEncoding) -> Bool {
@@ -160,7 +267,7 @@ enum PatternEncoder {
   }
 
   /// Whether text escape `escape` writes any byte of `value` differently (in any of its
-  /// variants); when it does not, every literal ``literals(of:bytes:encoding:)`` makes for it is
+  /// variants); when it does not, every literal ``escapedVariants(of:bytes:escape:)`` makes for it is
   /// `value` itself. Each rule restates the bytes the escape keeps; `PatternSetGoldenTests` pins
   /// the resulting pattern set.
   static func changes(_ escape: ScanEncoding, _ value: [UInt8]) -> Bool {
@@ -240,7 +347,7 @@ enum PatternEncoder {
   static func escapedForms(of canary: Canary, encodings: Set<ScanEncoding>) -> [(ScanEncoding, [UInt8])] {
     let value = canary.bytes
     let escapes = textEscapes.filter { encodings.contains($0) && changes($0, value) }.map {
-      ($0, literals(of: canary.value, bytes: value, encoding: $0))
+      ($0, escapedVariants(of: canary.value, bytes: value, escape: $0))
     }
     return forms(of: value, escapes: escapes)
   }
@@ -256,60 +363,41 @@ enum PatternEncoder {
     return forms
   }
 
-  /// `bytes` in a binary wrapper: base64 cores at each alignment, lower-case hex, or UTF-16.
-  static func wrapped(_ bytes: [UInt8], in wrapper: ScanEncoding) -> [[UInt8]] {
-    switch wrapper {
-    case .base64: Base64Patterns.cores(of: bytes, alphabet: Base64Patterns.standardAlphabet)
-    case .base64url: Base64Patterns.cores(of: bytes, alphabet: Base64Patterns.urlAlphabet)
-    case .hex: [TextEscapes.hex(bytes, digits: TextEscapes.lowerHex)]
-    case .utf16le, .utf16be: [utf16(bytes, bigEndian: wrapper == .utf16be)]
-    default: []
-    }
-  }
-
   /// The UTF-16 code units of UTF-8 `bytes`, two bytes each.
   static func utf16(_ bytes: [UInt8], bigEndian: Bool) -> [UInt8] {
-    utf16(String(decoding: bytes, as: UTF8.self), bigEndian: bigEndian)
+    var output: [UInt8] = []
+    bytes.withUnsafeBufferPointer { appendUTF16($0, bigEndian: bigEndian, to: &output) }
+    return output
   }
 
-  /// The UTF-16 code units of `string`, two bytes each.
-  static func utf16(_ string: String, bigEndian: Bool) -> [UInt8] {
+  /// Appends the UTF-16 code units of UTF-8 `bytes` to `output`, two bytes each.
+  static func appendUTF16(_ bytes: UnsafeBufferPointer<UInt8>, bigEndian: Bool, to output: inout [UInt8]) {
+    let low = bigEndian ? 1 : 0
     // ASCII, as most canaries are: each byte is one code unit with a zero high byte.
-    if let ascii = string.utf8.withContiguousStorageIfAvailable({ bytes in
-      bytes.allSatisfy { $0 < 0x80 } ? asciiUTF16(bytes, bigEndian: bigEndian) : nil
-    }), let ascii {
-      return ascii
+    if bytes.allSatisfy({ $0 < 0x80 }) {
+      output.append(writing: bytes.count * 2) { output in
+        for index in bytes.indices {
+          output[2 &* index &+ low] = bytes[index]
+          output[2 &* index &+ 1 &- low] = 0
+        }
+      }
+      return
     }
-    var output: [UInt8] = []
-    output.reserveCapacity(string.utf8.count * 2)
-    for unit in string.utf16 {
+    for unit in String(decoding: bytes, as: UTF8.self).utf16 {
       let high = UInt8(truncatingIfNeeded: unit >> 8)
       let low = UInt8(truncatingIfNeeded: unit)
       output.append(bigEndian ? high : low)
       output.append(bigEndian ? low : high)
     }
-    return output
   }
 
-  /// The UTF-16 code units of ASCII `bytes`, two bytes each.
-  private static func asciiUTF16(_ bytes: UnsafeBufferPointer<UInt8>, bigEndian: Bool) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: bytes.count * 2) { output, count in
-      let low = bigEndian ? 1 : 0
-      for index in bytes.indices {
-        output[2 &* index &+ low] = bytes[index]
-        output[2 &* index &+ 1 &- low] = 0
-      }
-      count = bytes.count * 2
-    }
-  }
-
-  /// The literals of one encoding, possibly with duplicates or the raw value among them.
-  static func literals(of string: String, bytes value: [UInt8], encoding: ScanEncoding) -> [[UInt8]] {
+  /// The variants of text escape `escape` (one of ``textEscapes``), possibly with duplicates or
+  /// the raw value among them; none for any other encoding, whose literals
+  /// ``literals(for:encodings:)`` writes in place.
+  static func escapedVariants(of string: String, bytes value: [UInt8], escape: ScanEncoding) -> [[UInt8]] {
     let upper = TextEscapes.upperHex
     let lower = TextEscapes.lowerHex
-    switch encoding {
-    case .raw, .caseInsensitive, .fragment:
-      return []
+    switch escape {
     case .percent:
       return [TextEscapes.percent(value, digits: upper), TextEscapes.percent(value, digits: lower)]
         + TextEscapes.percentKeptSets.map { TextEscapes.percent(value, digits: upper, keeping: $0) }
@@ -343,28 +431,10 @@ enum PatternEncoder {
         TextEscapes.html(string, style: .named, slash: false, escaping: "&<>"),
         TextEscapes.html(string, style: .named, slash: false, escaping: "&<"),
       ]
-    case .base64:
-      return Base64Patterns.cores(of: value, alphabet: Base64Patterns.standardAlphabet)
-    case .base64url:
-      return Base64Patterns.cores(of: value, alphabet: Base64Patterns.urlAlphabet)
-    case .base32:
-      return Base32Patterns.cores(of: value)
     case .quotedPrintable:
       return [TextEscapes.quotedPrintable(value)]
-    case .hex:
-      return [TextEscapes.hex(value, digits: lower), TextEscapes.hex(value, digits: upper)]
-    case .utf16le: return [utf16(string, bigEndian: false)]
-    case .utf16be: return [utf16(string, bigEndian: true)]
-    case .sha256Hex: return digestHex(SHA256.digest(value))
-    case .sha256Base64: return digestBase64(SHA256.digest(value))
-    case .sha512Hex: return digestHex(SHA512.digest(value))
-    case .sha512Base64: return digestBase64(SHA512.digest(value))
-    case .sha384Hex: return digestHex(SHA512.digest384(value))
-    case .sha384Base64: return digestBase64(SHA512.digest384(value))
-    case .sha1Hex: return digestHex(SHA1.digest(value))
-    case .sha1Base64: return digestBase64(SHA1.digest(value))
-    case .md5Hex: return digestHex(MD5.digest(value))
-    case .md5Base64: return digestBase64(MD5.digest(value))
+    default:
+      return []
     }
   }
 
@@ -402,20 +472,5 @@ enum PatternEncoder {
       computed[key.ordinal] = bytes
       return (bytes, isHex)
     }
-  }
-
-  static func digestHex(_ digest: [UInt8]) -> [[UInt8]] {
-    [
-      TextEscapes.hex(digest, digits: TextEscapes.lowerHex),
-      TextEscapes.hex(digest, digits: TextEscapes.upperHex),
-    ]
-  }
-
-  /// A digest's base64 and base64url, without padding so both padded and unpadded forms match.
-  static func digestBase64(_ digest: [UInt8]) -> [[UInt8]] {
-    [
-      Base64Patterns.encode(digest, alphabet: Base64Patterns.standardAlphabet, padded: false),
-      Base64Patterns.encode(digest, alphabet: Base64Patterns.urlAlphabet, padded: false),
-    ]
   }
 }

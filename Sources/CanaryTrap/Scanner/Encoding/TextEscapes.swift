@@ -5,20 +5,24 @@ enum TextEscapes {
 
   /// Hex digits of every byte.
   static func hex(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
-    // Plain loops over pointers, for the unoptimized build (see `Base64Patterns.core`).
+    var output: [UInt8] = []
+    bytes.withUnsafeBufferPointer { appendHex($0, digits: digits, to: &output) }
+    return output
+  }
+
+  /// Appends the hex digits of every byte to `output`.
+  static func appendHex(_ bytes: UnsafeBufferPointer<UInt8>, digits: [UInt8], to output: inout [UInt8]) {
+    // Plain loops over pointers, for the unoptimized build (see `Base64Patterns.appendCore`).
+    guard let input = bytes.baseAddress else { return }
     digits.withUnsafeBufferPointer { digits in
-      bytes.withUnsafeBufferPointer { bytes in
-        [UInt8](unsafeUninitializedCapacity: bytes.count * 2) { output, count in
-          guard let input = bytes.baseAddress, let written = output.baseAddress else { return count = 0 }
-          let digits = digits.baseAddress!
-          var index = 0
-          while index < bytes.count {
-            let byte = input[index]
-            written[2 &* index] = digits[Int(byte &>> 4)]
-            written[2 &* index &+ 1] = digits[Int(byte & 15)]
-            index &+= 1
-          }
-          count = bytes.count * 2
+      let digits = digits.baseAddress!
+      output.append(writing: bytes.count * 2) { written in
+        var index = 0
+        while index < bytes.count {
+          let byte = input[index]
+          written[2 &* index] = digits[Int(byte &>> 4)]
+          written[2 &* index &+ 1] = digits[Int(byte & 15)]
+          index &+= 1
         }
       }
     }
@@ -30,10 +34,19 @@ enum TextEscapes {
 
   /// RFC 3986 percent-encoding: unreserved bytes (and those in `kept`) kept, the rest as `%XX`.
   static func percent(_ bytes: [UInt8], digits: [UInt8], keeping kept: String = "") -> [UInt8] {
-    var keeps = ASCIISet("-._~")
+    var keeps = unreserved
     keeps.insert(contentsOf: kept)
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count * 3)
+    appendPercent(bytes, digits: digits, keeping: keeps, to: &output)
+    return output
+  }
+
+  /// Appends the percent-encoding of `bytes` to `output`: alphanumerics and `keeps` kept, the
+  /// rest as `%XX`.
+  static func appendPercent(
+    _ bytes: [UInt8], digits: [UInt8], keeping keeps: ASCIISet, to output: inout [UInt8]
+  ) {
     for byte in bytes {
       if isAlphanumeric(byte) || keeps.contains(byte) {
         output.append(byte)
@@ -41,8 +54,10 @@ enum TextEscapes {
         appendEscape(byte, prefix: UInt8(ascii: "%"), digits: digits, to: &output)
       }
     }
-    return output
   }
+
+  /// RFC 3986's unreserved punctuation, which every percent-encoder keeps.
+  static let unreserved = ASCIISet("-._~")
 
   /// Appends `prefix` and the two hex digits of `byte`.
   @inline(__always)

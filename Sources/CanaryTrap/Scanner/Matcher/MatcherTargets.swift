@@ -117,26 +117,22 @@ struct MatcherTargets {
     var forms: [(ScanEncoding, [UInt8])]? = nil
     var anchorCount = 0
     for pattern in generated.literals {
-      let isValue = pattern.chain.steps.count == 1 && pattern.chain.outermost == .raw && !pattern.isAnchor
+      let isValue = pattern.inner == nil && pattern.encoding == .raw && !pattern.isAnchor
       if isValue && !keepsValues { continue }
-      let encoding = pattern.chain.outermost
+      let encoding = pattern.encoding
       // A value, and a literal whose letters are hex digits, is stored and verified folded
       // (so `%2f` and `%2F` mixed in one escape both match); a value is then stored as written
       // too, for the exact-case check.
-      let foldsCase =
-        isValue || pattern.chain.steps.count == 1 && CompiledMatcher.foldsCase(encoding)
+      let foldsCase = isValue || pattern.inner == nil && CompiledMatcher.foldsCase(encoding)
       let start = storage.count
-      if foldsCase {
-        storage.append(contentsOf: repeatElement(0, count: pattern.bytes.count))
-        storage.withUnsafeMutableBufferPointer { storage in
-          ByteFold.table.withUnsafeBufferPointer { fold in
-            pattern.bytes.withUnsafeBufferPointer { bytes in
-              for index in bytes.indices { storage[start &+ index] = fold[Int(bytes[index])] }
-            }
+      generated.storage.withUnsafeBufferPointer { generated in
+        let bytes = UnsafeBufferPointer(rebasing: generated[pattern.start..<(pattern.start + pattern.count)])
+        guard foldsCase else { return storage.append(contentsOf: bytes) }
+        ByteFold.table.withUnsafeBufferPointer { fold in
+          storage.append(writing: bytes.count) { folded in
+            for index in bytes.indices { folded[index] = fold[Int(bytes[index])] }
           }
         }
-      } else {
-        storage += pattern.bytes
       }
       if foldsCase && !isValue {
         let stored = start..<storage.count
@@ -172,10 +168,11 @@ struct MatcherTargets {
         kind = .anchor(Int32(anchors.count - 1))
       }
       // Standard base64 is also found wrapped in lines (MIME, PEM): verified across CR/LF.
-      let wrapsLines = encoding == .base64 && (pattern.chain.steps.count == 1)
+      let wrapsLines = encoding == .base64 && pattern.inner == nil
+      let chain = pattern.inner.map { chainID($0, encoding) } ?? Self.chainID(encoding)
       var target = CompiledMatcher.Target(
-        canary: Int32(index), chain: chainID(pattern.chain), kind: kind, foldsCase: foldsCase,
-        wrapsLines: wrapsLines, start: start, length: pattern.bytes.count,
+        canary: Int32(index), chain: chain, kind: kind, foldsCase: foldsCase,
+        wrapsLines: wrapsLines, start: start, length: pattern.count,
         countsStart: distinctiveCounts.count)
       if case .anchor(let id) = kind {
         target.reach =
@@ -183,12 +180,13 @@ struct MatcherTargets {
           ? anchors[Int(id)].reach
           : AnchorInfo.reach(wrapper: encoding, longest: generated.longestForm(of: canary))
       }
-      let length = pattern.bytes.count
+      let length = pattern.count
       if wrapsLines { target.reach = max(target.reach, length + 2 * (length / 60 + 1)) }
       targets.append(target)
       if isValue {
-        distinctiveCounts += DistinctiveBytes.prefixCounts(of: pattern.bytes, shape: canary.shape)
-        storage += pattern.bytes
+        let value = generated.bytes(of: pattern)
+        distinctiveCounts += DistinctiveBytes.prefixCounts(of: value, shape: canary.shape)
+        storage += value
       }
     }
   }
