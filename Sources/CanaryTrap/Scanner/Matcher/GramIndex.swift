@@ -43,10 +43,8 @@ final class GramIndex: @unchecked Sendable {
     let bitsetBits = Self.log2Ceiling(max(count * 8, 1 << 16)).clamped(16, 26)
     bitsetWords = 1 << (bitsetBits - 6)
     bitsetShift = UInt64(64 - (bitsetBits - 6))
-    bitset = .allocate(capacity: bitsetWords)
-    bitset.initialize(repeating: 0, count: bitsetWords)
-    confirmBitset = .allocate(capacity: bitsetWords)
-    confirmBitset.initialize(repeating: 0, count: bitsetWords)
+    bitset = Self.allocateFilter(words: bitsetWords)
+    confirmBitset = Self.allocateFilter(words: bitsetWords)
     let bucketBits = (Self.log2Ceiling(max(count, 1)) - 1).clamped(4, 30)  // about two entries a bucket
     bucketCount = 1 << bucketBits
     bucketShift = UInt64(64 - bucketBits)
@@ -70,8 +68,8 @@ final class GramIndex: @unchecked Sendable {
   static let entriesWorthAThread = 1 << 18
 
   deinit {
-    bitset.deallocate()
-    confirmBitset.deallocate()
+    free(bitset)
+    free(confirmBitset)
     bucketStarts.deallocate()
     free(entries)
   }
@@ -79,6 +77,28 @@ final class GramIndex: @unchecked Sendable {
   /// The bucket of `gram`.
   @inline(__always)
   func bucket(of gram: UInt64) -> Int { Int((gram &* ByteFold.hashMultiplier) >> bucketShift) }
+
+  /// A filter of `words` zero words, allocated with `malloc` (freed with `free`).
+  ///
+  /// A filter of several megabytes, as a large set's is, is probed at a random word every few
+  /// bytes of text: on Linux it asks for huge pages, so that those probes do not also miss the
+  /// processor's address translation cache at nearly every one.
+  private static func allocateFilter(words: Int) -> UnsafeMutablePointer<UInt64> {
+    let bytes = words * MemoryLayout<UInt64>.stride
+    #if os(Linux)
+      let hugePage = 2 << 20
+      var memory: UnsafeMutableRawPointer? = nil
+      if bytes >= hugePage, posix_memalign(&memory, hugePage, bytes) == 0, let memory {
+        _ = madvise(memory, bytes, Int32(MADV_HUGEPAGE))  // advice only: without it, small pages
+        memset(memory, 0, bytes)
+        return memory.bindMemory(to: UInt64.self, capacity: words)
+      }
+    #endif
+    guard let memory = calloc(words, MemoryLayout<UInt64>.stride) else {
+      fatalError("cannot allocate \(bytes) bytes for the index's filters")
+    }
+    return memory.bindMemory(to: UInt64.self, capacity: words)
+  }
 
   /// Bytes the index keeps in memory.
   var memoryFootprint: Int {
