@@ -64,11 +64,18 @@ struct ReportMatrix {
       if !cells[column].contains(finding.encoding) { cells[column].append(finding.encoding) }
       cellsByLocation[finding.canary.location] = cells
     }
+    // Whether each location's canaries were all delivered, in one pass over the records.
+    var allDelivered: [CanaryLocation: Bool] = [:]
+    for record in report.deliveries where allDelivered[record.canary.location] != false {
+      allDelivered[record.canary.location] = record.isDelivered
+    }
     rows = locations.map { location in
-      let records = report.deliveries.filter { $0.canary.location == location }
       let delivery: Delivery =
-        records.isEmpty
-        ? .unchecked : records.allSatisfy(\.isDelivered) ? .delivered : .undelivered
+        switch allDelivered[location] {
+        case nil: .unchecked
+        case true?: .delivered
+        case false?: .undelivered
+        }
       return Row(
         location: location, delivery: delivery,
         cells: cellsByLocation[location] ?? Array(repeating: [], count: kept.count))

@@ -30,14 +30,30 @@ extension LeakReport {
     try sink.lines(lines.map(\.withControlCharactersEscaped))
   }
 
+  /// The planted locations the text matrix lists in full; past them, it lists only the rows that
+  /// leaked or went undelivered, at most ``textListLimit``, and counts the rest.
+  static let textMatrixFullRows = 100
+  /// The most matrix rows that leaked or went undelivered, and the most undelivered canaries, the
+  /// text report lists; the JSON report lists them all.
+  static let textListLimit = 500
+
   private func textMatrix() -> [String] {
     let matrix = ReportMatrix(self)
     guard !matrix.rows.isEmpty else { return ["No canary was planted."] }
+    var rows = matrix.rows
+    var quietRows = 0
+    var unlistedNotableRows = 0
+    if rows.count > Self.textMatrixFullRows {
+      let notable = rows.filter { $0.hasLeak || $0.delivery == .undelivered }
+      quietRows = rows.count - notable.count
+      rows = Array(notable.prefix(Self.textListLimit))
+      unlistedNotableRows = notable.count - rows.count
+    }
     var table: [[String]] = [
       ["location", "delivery"]
         + matrix.columns.map { $0.status == .heard ? $0.name : "\($0.name) (\($0.status.label))" }
     ]
-    for row in matrix.rows {
+    for row in rows {
       let delivery =
         switch row.delivery {
         case .delivered: "delivered"
@@ -60,6 +76,15 @@ extension LeakReport {
         index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
       }
       lines.append("  " + padded.joined(separator: "  "))
+    }
+    if quietRows > 0 {
+      lines.append(
+        "  (\(count(quietRows, "more planted location")) not listed: found in no source, none undelivered)")
+    }
+    if unlistedNotableRows > 0 {
+      lines.append(
+        "  (\(count(unlistedNotableRows, "more location")) that leaked or went undelivered not listed:"
+          + " see the findings and the JSON report)")
     }
     if matrix.omittedCleanSources > 0 {
       lines.append(
@@ -94,8 +119,12 @@ extension LeakReport {
       return ["", "Delivery: all \(count(deliveries.count, "canary")) delivered."]
     }
     var lines = ["", "Undelivered canaries (\(undelivered.count)):"]
-    for delivery in undelivered {
+    for delivery in undelivered.prefix(Self.textListLimit) {
       lines.append("  - \(delivery.canary.location): \(delivery.reason ?? "unknown reason")")
+    }
+    if undelivered.count > Self.textListLimit {
+      lines.append(
+        "  (\(undelivered.count - Self.textListLimit) more not listed: see the JSON report)")
     }
     return lines
   }
