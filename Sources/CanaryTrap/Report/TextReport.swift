@@ -79,7 +79,8 @@ extension LeakReport {
     }
     if quietRows > 0 {
       lines.append(
-        "  (\(count(quietRows, "more planted location")) not listed: found in no source, none undelivered)")
+        "  (\(count(quietRows, rows.isEmpty ? "planted location" : "more planted location")) not listed:"
+          + " found in no source, none undelivered)")
     }
     if unlistedNotableRows > 0 {
       lines.append(

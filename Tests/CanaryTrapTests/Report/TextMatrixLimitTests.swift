@@ -37,6 +37,13 @@ import Testing
     #expect(text.contains("  (148 more planted locations not listed: found in no source, none undelivered)"))
   }
 
+  @Test func aCleanLargeMatrixListsNoRowAndCountsThemAll() {
+    let report = report(canaries: LeakReport.textMatrixFullRows + 1, leaking: [], undelivered: [])
+    let text = String(decoding: report.rendered(as: .text), as: UTF8.self)
+    #expect(rowLines(report).isEmpty)
+    #expect(text.contains("  (101 planted locations not listed: found in no source, none undelivered)"))
+  }
+
   @Test func atItsFullSizeTheMatrixListsEveryRow() {
     let report = report(canaries: LeakReport.textMatrixFullRows, leaking: [20], undelivered: [7])
     #expect(rowLines(report).count == LeakReport.textMatrixFullRows)
