@@ -131,6 +131,7 @@ enum PatternEncoder {
     var digests = DigestCache(value: value)
     var standardCores: [[UInt8]] = []
     // The enabled encodings as bits by ordinal: asking the set hashes each encoding.
+    precondition(ScanEncoding.allCases.count <= 64, "more encodings than bits to hold them")
     let enabled = encodings.reduce(UInt64(0)) { $0 | 1 << UInt64($1.ordinal) }
     value.withUnsafeBufferPointer { bytes in
       for encoding in ScanEncoding.allCases where enabled & 1 << UInt64(encoding.ordinal) != 0 {
