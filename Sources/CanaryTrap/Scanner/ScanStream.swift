@@ -11,7 +11,8 @@
 /// Feed it with ``feed(_:)`` and call ``finish()`` once at the end. Lines are counted as the bytes
 /// stream past, so a source is never read twice (a FIFO or a growing file numbers correctly). At
 /// most ``ScanOptions/maxFindingsPerCanary`` findings are kept per canary; the rest are counted in
-/// ``omittedFindings``. Not thread-safe: one stream belongs to one reader.
+/// ``omittedFindings``. A buffer of 256 KiB or more is searched as two halves on two threads, with
+/// the findings of one search. Not thread-safe: one stream belongs to one reader.
 public final class ScanStream {
   /// The bytes a buffer holds beyond the overlap before it is scanned.
   static let defaultChunkSize = 1 << 20
@@ -33,6 +34,8 @@ public final class ScanStream {
   private var candidates: [MatchCandidate] = []
   /// The literals of canaries found lately, rebuilt from their values by the matcher.
   private var rebuiltTargets = CanaryTargetsCache()
+  /// Searches a large buffer on two threads; `split.splits` is internal so tests can compare.
+  var split = SplitSearch()
   /// Finds the canaries a wrapping logger cut across two lines.
   private let junctions: LineJunctionSearch
   /// The first bytes of the line the buffer starts inside, when it began before the buffer: the
@@ -134,7 +137,7 @@ public final class ScanStream {
     let end = base + count
     let emitLimit = final ? end : end - radius - 1
     candidates.removeAll(keepingCapacity: true)
-    matcher.findCandidates(in: buffer, count: count, cache: &rebuiltTargets, into: &candidates)
+    split.findCandidates(matcher, in: buffer, count: count, cache: &rebuiltTargets, into: &candidates)
     junctions.search(
       buffer, count: count, firstLineHead: lineHead, cache: &rebuiltTargets, into: &candidates)
     if !candidates.isEmpty {
