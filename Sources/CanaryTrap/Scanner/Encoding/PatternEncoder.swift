@@ -405,9 +405,8 @@ enum PatternEncoder {
     case .form:
       return [TextEscapes.form(value, digits: upper), TextEscapes.form(value, digits: lower)]
     case .doublePercent:
-      let twice = { (once: [UInt8]) in once.flatMap { $0 == UInt8(ascii: "%") ? Array("%25".utf8) : [$0] } }
       return [
-        twice(TextEscapes.percent(value, digits: upper)), twice(TextEscapes.percent(value, digits: lower)),
+        TextEscapes.doublePercent(value, digits: upper), TextEscapes.doublePercent(value, digits: lower),
       ]
     case .jsonEscaped:
       return [

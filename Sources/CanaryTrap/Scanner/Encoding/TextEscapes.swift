@@ -56,6 +56,25 @@ enum TextEscapes {
     }
   }
 
+  /// Percent-encoding applied twice (as when an encoded URL is encoded again): each byte
+  /// ``appendPercent(_:digits:keeping:to:)`` with the unreserved set escapes as `%25XX`.
+  static func doublePercent(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count * 5)
+    for byte in bytes {
+      if isAlphanumeric(byte) || unreserved.contains(byte) {
+        output.append(byte)
+      } else {
+        output.append(UInt8(ascii: "%"))
+        output.append(UInt8(ascii: "2"))
+        output.append(UInt8(ascii: "5"))
+        output.append(digits[Int(byte >> 4)])
+        output.append(digits[Int(byte & 15)])
+      }
+    }
+    return output
+  }
+
   /// RFC 3986's unreserved punctuation, which every percent-encoder keeps.
   static let unreserved = ASCIISet("-._~")
 
@@ -112,6 +131,13 @@ enum TextEscapes {
       output.append(UInt8(ascii: letter))
     }
     for scalar in value.unicodeScalars {
+      // Printable ASCII but the characters some variant escapes, as most of a value is: as is.
+      if (0x20...0x7E).contains(scalar.value)
+        && !jsonSpecial.contains(UInt8(truncatingIfNeeded: scalar.value))
+      {
+        output.append(UInt8(truncatingIfNeeded: scalar.value))
+        continue
+      }
       switch scalar {
       case "\"": backslash("\"")
       case "\\": backslash("\\")
@@ -135,6 +161,9 @@ enum TextEscapes {
     }
     return output
   }
+
+  /// The printable ASCII characters some JSON variant escapes.
+  private static let jsonSpecial = ASCIISet("\"\\/<>&")
 
   /// Quoted-printable (RFC 2045) without line breaks: printable ASCII but `=` kept, space and tab
   /// kept, every other byte as `=XX` with upper-case hex.
@@ -170,7 +199,11 @@ enum TextEscapes {
     for scalar in value.unicodeScalars {
       let needsEscape =
         scalar.isASCII && escaped.contains(UInt8(scalar.value)) || (slash && scalar == "/")
-      if !needsEscape && (style == .named || scalar.isASCII) {
+      if !needsEscape && scalar.isASCII {
+        output.append(UInt8(truncatingIfNeeded: scalar.value))
+        continue
+      }
+      if !needsEscape && style == .named {
         UTF8.encode(scalar) { output.append($0) }
         continue
       }
