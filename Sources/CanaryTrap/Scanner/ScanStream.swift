@@ -11,8 +11,8 @@
 /// Feed it with ``feed(_:)`` and call ``finish()`` once at the end. Lines are counted as the bytes
 /// stream past, so a source is never read twice (a FIFO or a growing file numbers correctly). At
 /// most ``ScanOptions/maxFindingsPerCanary`` findings are kept per canary; the rest are counted in
-/// ``omittedFindings``. A buffer of 256 KiB or more is searched as two halves on two threads, with
-/// the findings of one search. Not thread-safe: one stream belongs to one reader.
+/// ``omittedFindings``. A buffer of 256 KiB or more is searched as two halves on two threads (the
+/// main pass and the line junction pass), with the findings of one search. Not thread-safe: one stream belongs to one reader.
 public final class ScanStream {
   /// The bytes a buffer holds beyond the overlap before it is scanned.
   static let defaultChunkSize = 1 << 20
@@ -137,9 +137,10 @@ public final class ScanStream {
     let end = base + count
     let emitLimit = final ? end : end - radius - 1
     candidates.removeAll(keepingCapacity: true)
-    split.findCandidates(matcher, in: buffer, count: count, cache: &rebuiltTargets, into: &candidates)
-    junctions.search(
-      buffer, count: count, firstLineHead: lineHead, cache: &rebuiltTargets, into: &candidates)
+    split.findCandidates(
+      matcher, junctions: junctions, in: buffer, count: count, firstLineHead: lineHead,
+      cache: &rebuiltTargets,
+      into: &candidates)
     if !candidates.isEmpty {
       let longest = matcher.maxLength + LineJunctionSearch.maxLayoutBytes
       let ready = CandidateResolver.resolve(candidates, maxLength: longest).filter {

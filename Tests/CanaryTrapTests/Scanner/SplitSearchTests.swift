@@ -5,7 +5,7 @@ import Testing
 
 /// A large buffer searched as two halves on two threads finds exactly what one search finds:
 /// leaks planted across the halves' seam and the first half's cut, in every encoding, as
-/// fragments and in another case.
+/// fragments, in another case and wrapped across two lines.
 @Suite struct SplitSearchTests {
   typealias Generator = ScannerOracleTests.SeededGenerator
 
@@ -26,7 +26,8 @@ import Testing
     }
   }
 
-  /// The candidates of `text`, searched whole or split, in a canonical order.
+  /// The candidates of `text`, main pass and line junctions, searched whole or split, in a
+  /// canonical order.
   static func candidates(_ matcher: CompiledMatcher, _ text: [UInt8], count: Int, splits: Bool)
     -> [MatchCandidate]
   {
@@ -35,7 +36,9 @@ import Testing
     var cache = CanaryTargetsCache()
     var found: [MatchCandidate] = []
     text.withUnsafeBufferPointer {
-      search.findCandidates(matcher, in: $0.baseAddress!, count: count, cache: &cache, into: &found)
+      search.findCandidates(
+        matcher, junctions: LineJunctionSearch(matcher: matcher), in: $0.baseAddress!, count: count,
+        firstLineHead: [], cache: &cache, into: &found)
     }
     return Set(found).sorted {
       ($0.start, $0.end, $0.canary, $0.chain) < ($1.start, $1.end, $1.canary, $1.chain)
@@ -59,7 +62,13 @@ import Testing
         + [UInt8](repeating: 0, count: 8)
       var planted: [(canary: Canary, range: Range<Int>)] = []
       // Forms in a random order across the seam or the cut, at a random distance, where they fit.
-      for (canary, bytes) in forms.shuffled(using: &random) {
+      for (canary, form) in forms.shuffled(using: &random) {
+        // Every third form wrapped across two lines, as a logger that breaks long lines writes it.
+        var bytes = form
+        if Int.random(in: 0..<3, using: &random) == 0 {
+          bytes.insert(
+            contentsOf: Array("\n    ".utf8), at: Int.random(in: 4...(form.count - 4), using: &random))
+        }
         let seam = Bool.random(using: &random) ? half : cut
         let start = seam - Int.random(in: 0...bytes.count, using: &random)
         let range = start..<start + bytes.count

@@ -41,19 +41,21 @@ final class LineJunctionSearch {
 
   deinit { scratch.deallocate() }
 
-  /// Appends every match that spans a line break of `text[0..<count]` to `candidates`, with its
-  /// span in `text`; `cache` keeps the literals of the canaries found lately. `firstLineHead`
-  /// holds the start of the line `text` begins inside, when it began before `text`.
+  /// Appends every match that spans the line break ending a line of `text[0..<count]` that
+  /// starts in `lines` to `candidates`, with its span in `text`; `cache` keeps the literals of
+  /// the canaries found lately. `lines` starts at 0 or at a line's start; `firstLineHead` holds
+  /// the start of the line `text` begins inside, when it began before `text` and `lines` starts
+  /// at 0.
   ///
   /// `text` must have 8 readable bytes past `count`, as for ``CompiledMatcher/findCandidates``.
   func search(
-    _ text: UnsafePointer<UInt8>, count: Int, firstLineHead: [UInt8], cache: inout CanaryTargetsCache,
-    into candidates: inout [MatchCandidate]
+    _ text: UnsafePointer<UInt8>, count: Int, lines: Range<Int>, firstLineHead: [UInt8],
+    cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
   ) {
     firstLineHead.withUnsafeBufferPointer { firstLineHead in
       var lineHead = firstLineHead
-      var lineStart = 0
-      while lineStart < count {
+      var lineStart = lines.lowerBound
+      while lineStart < min(count, lines.upperBound) {
         guard let raw = memchr(text + lineStart, 0x0A, count - lineStart) else { return }
         let lineFeed = UnsafePointer(raw.assumingMemoryBound(to: UInt8.self)) - text
         let leftEnd = lineFeed > lineStart && text[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
