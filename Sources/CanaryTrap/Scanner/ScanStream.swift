@@ -12,7 +12,8 @@
 /// stream past, so a source is never read twice (a FIFO or a growing file numbers correctly). At
 /// most ``ScanOptions/maxFindingsPerCanary`` findings are kept per canary; the rest are counted in
 /// ``omittedFindings``. A buffer of 256 KiB or more is searched as two halves on two threads (the
-/// main pass and the line junction pass), with the findings of one search. Not thread-safe: one stream belongs to one reader.
+/// main pass and the line junction pass), with the findings of one search. Not thread-safe: one
+/// stream belongs to one reader.
 public final class ScanStream {
   /// The bytes a buffer holds beyond the overlap before it is scanned.
   static let defaultChunkSize = 1 << 20

@@ -110,8 +110,9 @@ import Testing
     #expect(split.contains { $0.start == count / 2 - 4 && $0.rank == .exact })
   }
 
-  /// A log of several megabytes streamed in the default buffer: every finding, with its line,
-  /// column and excerpt, is the same whether each buffer is split or not.
+  /// A log of several megabytes streamed in the default buffer, some canaries wrapped across two
+  /// lines: every finding, with its line, column and excerpt, is the same whether each buffer is
+  /// split or not.
   @Test func streamedLogFindingsDoNotDependOnTheSplit() {
     var random = Generator(state: 77)
     let canaries = (0..<6).map { ScannerOracleTests.randomCanary($0, &random) }
@@ -122,7 +123,12 @@ import Testing
     while log.count < 3 << 20 {
       log += Array("2026-12-05T10:00:00Z INFO request GET /v1/items?page=\(log.count % 97) took 12ms\n".utf8)
       if Int.random(in: 0..<400, using: &random) == 0 {
-        log += Array("DEBUG body=".utf8) + forms.randomElement(using: &random)!.1 + [0x0A]
+        var form = forms.randomElement(using: &random)!.1
+        if Bool.random(using: &random) {  // wrapped, the continuation indented
+          form.insert(
+            contentsOf: Array("\n    ".utf8), at: Int.random(in: 4...(form.count - 4), using: &random))
+        }
+        log += Array("DEBUG body=".utf8) + form + [0x0A]
         plants += 1
       }
     }

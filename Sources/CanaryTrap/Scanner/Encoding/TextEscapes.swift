@@ -131,7 +131,7 @@ enum TextEscapes {
       output.append(UInt8(ascii: letter))
     }
     for scalar in value.unicodeScalars {
-      // Printable ASCII but the characters some variant escapes, as most of a value is: as is.
+      // Printable ASCII that no variant escapes, most of a value, is written as it is.
       if (0x20...0x7E).contains(scalar.value)
         && !jsonSpecial.contains(UInt8(truncatingIfNeeded: scalar.value))
       {

@@ -33,8 +33,9 @@ struct SplitSearch {
 
   /// Appends every verified match lying fully inside `text[0..<count]` to `candidates`, as
   /// ``CompiledMatcher/findCandidates(in:count:cache:into:)`` does, then every match across one
-  /// of its line breaks, as `junctions` finds them (see ``LineJunctionSearch/search(_:count:lines:firstLineHead:cache:into:)``);
-  /// on two threads when `text` is large enough. `text` must have 8 readable bytes past `count`.
+  /// of its line breaks, as `junctions` finds them (`firstLineHead` as for
+  /// ``LineJunctionSearch``); on two threads when `text` is large enough. `text` must have 8
+  /// readable bytes past `count`.
   mutating func findCandidates(
     _ matcher: CompiledMatcher, junctions: LineJunctionSearch, in text: UnsafePointer<UInt8>, count: Int,
     firstLineHead: [UInt8], cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
