@@ -43,35 +43,30 @@ enum TextEscapes {
   }
 
   /// Appends the percent-encoding of `bytes` to `output`: alphanumerics and `keeps` kept, the
-  /// rest as `%XX`.
+  /// rest as `%XX`, or as `%25XX` when `twice` (encoded again, each escape's `%` is escaped).
   static func appendPercent(
-    _ bytes: [UInt8], digits: [UInt8], keeping keeps: ASCIISet, to output: inout [UInt8]
+    _ bytes: [UInt8], digits: [UInt8], keeping keeps: ASCIISet, twice: Bool = false, to output: inout [UInt8]
   ) {
     for byte in bytes {
       if isAlphanumeric(byte) || keeps.contains(byte) {
         output.append(byte)
-      } else {
-        appendEscape(byte, prefix: UInt8(ascii: "%"), digits: digits, to: &output)
+        continue
       }
+      output.append(UInt8(ascii: "%"))
+      if twice {
+        output.append(UInt8(ascii: "2"))
+        output.append(UInt8(ascii: "5"))
+      }
+      appendDigits(of: byte, digits: digits, to: &output)
     }
   }
 
-  /// Percent-encoding applied twice (as when an encoded URL is encoded again): each byte
-  /// ``appendPercent(_:digits:keeping:to:)`` with the unreserved set escapes as `%25XX`.
+  /// Percent-encoding applied twice (as when an encoded URL is encoded again): what
+  /// ``percent(_:digits:keeping:)`` escapes as `%XX` is written `%25XX`.
   static func doublePercent(_ bytes: [UInt8], digits: [UInt8]) -> [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count * 5)
-    for byte in bytes {
-      if isAlphanumeric(byte) || unreserved.contains(byte) {
-        output.append(byte)
-      } else {
-        output.append(UInt8(ascii: "%"))
-        output.append(UInt8(ascii: "2"))
-        output.append(UInt8(ascii: "5"))
-        output.append(digits[Int(byte >> 4)])
-        output.append(digits[Int(byte & 15)])
-      }
-    }
+    appendPercent(bytes, digits: digits, keeping: unreserved, twice: true, to: &output)
     return output
   }
 
@@ -82,6 +77,12 @@ enum TextEscapes {
   @inline(__always)
   private static func appendEscape(_ byte: UInt8, prefix: UInt8, digits: [UInt8], to output: inout [UInt8]) {
     output.append(prefix)
+    appendDigits(of: byte, digits: digits, to: &output)
+  }
+
+  /// Appends the two hex digits of `byte`.
+  @inline(__always)
+  private static func appendDigits(of byte: UInt8, digits: [UInt8], to output: inout [UInt8]) {
     output.append(digits[Int(byte >> 4)])
     output.append(digits[Int(byte & 15)])
   }
