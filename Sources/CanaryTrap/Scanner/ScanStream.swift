@@ -161,9 +161,8 @@ public final class ScanStream {
 
   /// Keeps the start of the line the buffer will start inside once its first `dropped` bytes go.
   private func keepLineHead(droppingFirst dropped: Int) {
-    var lastBreak = dropped - 1
-    while lastBreak >= 0, buffer[lastBreak] != 0x0A { lastBreak -= 1 }
-    guard lastBreak >= 0 else { return }  // the line began before this buffer: its head is kept
+    // With no line feed, the line began before this buffer: its head is kept.
+    guard let lastBreak = LineJunctionSearch.lastLineFeed(before: dropped, in: buffer) else { return }
     lineHead.removeAll(keepingCapacity: true)
     let start = lastBreak + 1
     guard start < dropped else { return }

@@ -129,6 +129,13 @@ final class LineJunctionSearch {
     search(text, left: left, right: start..<end, cache: &cache, into: &candidates)
   }
 
+  /// Where the last line feed of `text[0..<end]` is, or `nil` when there is none.
+  static func lastLineFeed(before end: Int, in text: UnsafePointer<UInt8>) -> Int? {
+    var index = end - 1
+    while index >= 0, text[index] != 0x0A { index -= 1 }
+    return index >= 0 ? index : nil
+  }
+
   @inline(__always)
   private static func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 

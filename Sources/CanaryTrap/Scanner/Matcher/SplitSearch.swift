@@ -50,7 +50,7 @@ struct SplitSearch {
     }
     // The second half's junctions start with the line holding `half`; with no line break before
     // it, the first half searches them all.
-    let secondLines = Self.lineStart(before: half, in: text) ?? count
+    let secondLines = LineJunctionSearch.lastLineFeed(before: half, in: text).map { $0 + 1 } ?? count
     let halves = Halves(
       text: text, first: cache, second: secondCache, firstJunctions: junctions,
       secondJunctions: secondJunctions ?? LineJunctionSearch(matcher: matcher))
@@ -79,14 +79,6 @@ struct SplitSearch {
     }
     candidates += halves.junctionsFirst
     candidates += halves.junctionsSecond
-  }
-
-  /// Where the line holding `position` starts: just after the last line feed before it, or `nil`
-  /// when there is none.
-  private static func lineStart(before position: Int, in text: UnsafePointer<UInt8>) -> Int? {
-    var index = position - 1
-    while index >= 0, text[index] != 0x0A { index -= 1 }
-    return index >= 0 ? index + 1 : nil
   }
 }
 
