@@ -70,7 +70,8 @@ enum PatternEncoder {
       kept.reserveCapacity(96)
       signatures.reserveCapacity(96)
       storage += value
-      keep(0..<value.count)
+      kept.append(0..<value.count)
+      signatures.append(signature(of: 0..<value.count))
       if searchesValue { literals.append(Literal(encoding: .raw, start: 0, count: value.count)) }
     }
 
@@ -95,7 +96,7 @@ enum PatternEncoder {
       write(&storage)
       let count = storage.count - start
       guard count > 0 else { return }
-      let signature = UInt64(count) << 16 | UInt64(storage[start]) << 8 | UInt64(storage[storage.count - 1])
+      let signature = signature(of: start..<storage.count)
       let isRepeat = storage.withUnsafeBufferPointer { storage in
         signatures.indices.contains { index in
           signatures[index] == signature
@@ -106,20 +107,20 @@ enum PatternEncoder {
         storage.removeLast(count)
         return
       }
-      keep(start..<storage.count)
+      kept.append(start..<storage.count)
+      signatures.append(signature)
       literals.append(
         Literal(
           encoding: encoding, inner: inner, start: start, count: count, isAnchor: isAnchor,
           alignment: alignment))
     }
 
-    private mutating func keep(_ range: Range<Int>) {
-      kept.append(range)
-      signatures.append(
-        range.isEmpty
-          ? 0
-          : UInt64(range.count) << 16 | UInt64(storage[range.lowerBound]) << 8
-            | UInt64(storage[range.upperBound - 1]))
+    /// The length and first and last bytes of `storage[range]`, 0 for no bytes.
+    private func signature(of range: Range<Int>) -> UInt64 {
+      range.isEmpty
+        ? 0
+        : UInt64(range.count) << 16 | UInt64(storage[range.lowerBound]) << 8
+          | UInt64(storage[range.upperBound - 1])
     }
   }
 
