@@ -11,19 +11,10 @@
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
     static let script = repository.appendingPathComponent("CI/check-api-floor.py")
-    static let python = ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"]
-      .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// Runs the script on `root`; nil (and a recorded known issue) when python3 is missing.
+    /// Runs the script on `root`; nil (recording that the test did not run) when python3 is missing.
     private func runScript(on root: URL) throws -> (status: Int32, output: String)? {
-      guard let python = Self.python else {
-        withKnownIssue("python3 is not installed, so CI/check-api-floor.py could not run") {
-          Issue.record("python3 not found in /usr/bin, /usr/local/bin or /opt/homebrew/bin")
-        } matching: { issue in
-          issue.comments.contains { $0.rawValue.hasPrefix("python3 not found") }
-        }
-        return nil
-      }
+      guard let python = ExternalTools.require("python3", for: "CI/check-api-floor.py") else { return nil }
       let process = TestProcess()
       process.executableURL = URL(fileURLWithPath: python)
       process.arguments = [Self.script.path, root.path]

@@ -12,13 +12,7 @@ import Testing
     try workspace.write(
       "in/net/app.log", "line one\nGET /me X-Session: \(leak ? ScanCommandTests.token.value : "none")\n")
     try workspace.write("in/ui.log", "nothing here\n")
-    guard
-      FileManager.default.isExecutableFile(atPath: "/usr/bin/tar")
-        || FileManager.default.isExecutableFile(atPath: "/bin/tar")
-    else {
-      Issue.record("tar is not installed; this container test did not run")
-      return false
-    }
+    guard ExternalTools.require("tar", for: "this container test") != nil else { return false }
     let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", "cd '\(workspace.root.path)' && tar -czf logs.tgz -C in net ui.log"]
@@ -70,15 +64,7 @@ import Testing
   /// Runs sqlite3 in the workspace: a database whose deleted row (and, in WAL mode, its log)
   /// keeps the token unless `secure_delete` is on.
   private func makeDatabase(_ workspace: ScanCommandTests.Workspace, secureDelete: Bool) throws -> Bool {
-    guard
-      let sqlite = [
-        "/usr/bin/sqlite3", "/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3",
-      ]
-      .first(where: FileManager.default.isExecutableFile(atPath:))
-    else {
-      Issue.record("sqlite3 is not installed; this container test did not run")
-      return false
-    }
+    guard let sqlite = ExternalTools.require("sqlite3", for: "this container test") else { return false }
     let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: sqlite)
     process.currentDirectoryURL = workspace.root

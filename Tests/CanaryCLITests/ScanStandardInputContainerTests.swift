@@ -9,16 +9,9 @@ import Testing
 /// read through, and a format it does not open fails (exit 2) instead of being scanned raw as clean.
 @Suite struct ScanStandardInputContainerTests {
   /// `text` piped through `command` (a shell command reading standard input), or `nil` after
-  /// recording that the tool is missing.
+  /// recording that the test did not run without the tool.
   private func piped(_ text: String, through command: String, tool: String) throws -> Data? {
-    guard
-      ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains(where: {
-        FileManager.default.isExecutableFile(atPath: $0 + tool)
-      })
-    else {
-      Issue.record("\(tool) is not installed; this standard-input test did not run")
-      return nil
-    }
+    guard ExternalTools.require(tool, for: "this standard-input test") != nil else { return nil }
     let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command]

@@ -69,12 +69,6 @@ struct WebSocketPeerTests {
     }
   }
 
-  /// Whether `python3` can import the `websockets` package's synchronous client.
-  static func websocketsIsImportable() -> Bool {
-    guard let status = try? run(["-c", "import websockets.sync.client"]).status else { return false }
-    return status == 0
-  }
-
   /// Runs `python3` with `arguments`; returns its exit status and standard output.
   static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
     let process = TestProcess()
@@ -96,14 +90,12 @@ struct WebSocketPeerTests {
     )
   }
 
-  /// Runs the client in `mode` against `server`, or records a known issue when it cannot run.
+  /// Runs the client in `mode` against `server`, or records that the test did not run when it cannot.
   static func runClient(_ mode: String, against server: LoopbackServer) throws -> PeerOutput? {
-    guard websocketsIsImportable() else {
-      withKnownIssue("Python's websockets package is not importable (python3 -m pip install websockets)") {
-        Issue.record("the test against Python's websockets client did not run")
-      }
-      return nil
-    }
+    guard
+      ExternalTools.requirePython(
+        "websockets.sync.client", package: "websockets", for: "the test against Python's websockets client")
+    else { return nil }
     let result = try run(["-c", client, "\(server.port)", mode])
     #expect(result.status == 0, "the Python client failed: \(result.error.suffix(2000))")
     guard result.status == 0 else { return nil }

@@ -26,20 +26,8 @@ import Testing
     """
 
   private func make(_ files: ContainerFixtures, _ script: String) throws -> Bool {
-    let check = "try:\n    import lz4.block\nexcept ImportError:\n    raise SystemExit(3)\n"
-    guard ContainerFixtures.locate("python3") != nil else {
-      Issue.record("python3 is not installed; this container test did not run")
-      return false
-    }
-    let probe = TestProcess()
-    probe.executableURL = URL(fileURLWithPath: ContainerFixtures.locate("python3")!)
-    probe.arguments = ["-c", check]
-    try ChildProcessLaunch.run(probe)
-    probe.waitUntilExit()
-    guard probe.terminationStatus == 0 else {
-      Issue.record("Python's lz4 module is not installed (pip install lz4); this container test did not run")
-      return false
-    }
+    guard ExternalTools.requirePython("lz4.block", package: "lz4", for: "this Apple LZ4 container test")
+    else { return false }
     return try files.python(Self.framing + script)
   }
 

@@ -42,21 +42,15 @@ struct ContainerFixtures {
   func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
   /// The full path of `tool` on PATH, or `nil` (the test then records that it did not run).
-  static func locate(_ tool: String) -> String? {
-    let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    return paths.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-  }
+  static func locate(_ tool: String) -> String? { ExternalTools.path(of: tool) }
 
-  /// Runs `tool` with `arguments` in ``root``; returns false (after recording an issue naming the
-  /// missing tool) when the tool is not installed, so the caller stops without passing silently.
+  /// Runs `tool` with `arguments` in ``root``; returns false (after recording that the test did not
+  /// run, naming the missing tool) when the tool is not installed, so the caller stops there.
   func run(_ tool: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
     -> Bool
   {
-    guard let path = Self.locate(tool) else {
-      Issue.record(
-        "\(tool) is not installed; this container test did not run", sourceLocation: sourceLocation)
-      return false
-    }
+    guard let path = ExternalTools.require(tool, for: "this container test", sourceLocation: sourceLocation)
+    else { return false }
     let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryTrap
@@ -35,8 +36,7 @@ import Testing
 
   private func make(_ files: ContainerFixtures, _ item: Case, leak: Bool) throws -> Bool {
     try files.write("app.log", ContainerFixtures.log(leak: leak, line: 2))
-    guard ContainerFixtures.locate(item.tool) != nil else {
-      Issue.record("\(item.tool) is not installed; this test did not run")
+    guard ExternalTools.require(item.tool, for: "this unopened-format test") != nil else {
       return false
     }
     return try files.run("sh", ["-c", item.script])

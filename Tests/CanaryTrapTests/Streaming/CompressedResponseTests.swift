@@ -1,6 +1,7 @@
 import CanaryTrap
 import CanaryTrapPrimitives
 import Foundation
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -21,10 +22,9 @@ struct CompressedResponseTests {
       coding == .gzip
       ? "import gzip,sys; sys.stdout.buffer.write(gzip.decompress(sys.stdin.buffer.read()))"
       : "import zlib,sys; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))"
-    guard let decoded = try ExternalTool.run("python3", ["-c", script], input: encoded) else {
-      Issue.record("python3 is missing: the \(coding) encoding was not checked against zlib")
-      return
-    }
+    guard ExternalTools.require("python3", for: "the check of the \(coding) encoding against zlib") != nil
+    else { return }
+    let decoded = try #require(try ExternalTool.run("python3", ["-c", script], input: encoded))
     #expect(String(decoding: decoded, as: UTF8.self) == text)
   }
 
@@ -36,11 +36,11 @@ struct CompressedResponseTests {
         "import zlib,sys; d=sys.stdin.buffer.read(); "
         + (coding == .gzip
           ? "sys.stdout.buffer.write(zlib.decompress(d, 31))" : "sys.stdout.buffer.write(zlib.decompress(d))")
-      guard let decoded = try ExternalTool.run("python3", ["-c", script], input: try coding.encode(body))
-      else {
-        Issue.record("python3 is missing: the \(coding) encoding was not checked against zlib")
-        return
-      }
+      guard
+        ExternalTools.require("python3", for: "the round trip of the \(coding) encoding through zlib") != nil
+      else { return }
+      let decoded = try #require(
+        try ExternalTool.run("python3", ["-c", script], input: try coding.encode(body)))
       #expect(decoded == body)
     }
   }

@@ -6,12 +6,7 @@ import ServerTestSupport
 enum ExternalTool {
   static func run(_ tool: String, _ arguments: [String], input: Data) throws -> Data? {
     #if os(macOS) || os(Linux)
-      let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-      guard
-        let path = paths.map({ "\($0)/\(tool)" }).first(where: {
-          FileManager.default.isExecutableFile(atPath: $0)
-        })
-      else { return nil }
+      guard let path = ExternalTools.path(of: tool) else { return nil }
       let process = TestProcess()
       process.executableURL = URL(fileURLWithPath: path)
       process.arguments = arguments
