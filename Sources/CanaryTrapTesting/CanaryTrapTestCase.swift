@@ -105,8 +105,8 @@ import CanaryTrapPrimitives
     }
 
     /// Fails the test once per problem of `report` (for instance one from `runMatrix` or another
-    /// scope) at this line; a clean report records nothing.
-    public func expectNoLeaks(
+    /// scope) at this line; a clean report records nothing (for the package's own tests).
+    package func expectNoLeaks(
       _ report: LeakReport, file: StaticString = #filePath, line: UInt = #line
     ) {
       recordProblems(report.issueMessages(), at: ("\(file)", Int(line)))

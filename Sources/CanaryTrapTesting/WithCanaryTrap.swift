@@ -43,8 +43,9 @@ public func withCanaryTrap<R>(
 /// error) at the line this call was written on: a Swift Testing issue when a Swift Testing test is
 /// running on this task, an XCTest failure otherwise. A clean report records nothing. Leaks
 /// matching `knownLeaks` are summarised in one known issue each; a known leak that does not occur
-/// is an issue.
-public func expectNoLeaks(
+/// is an issue. The package's own tests use it on reports they build; users end a scope with
+/// ``expectNoLeaks(in:except:fileID:filePath:line:column:)``.
+package func expectNoLeaks(
   _ report: LeakReport, except knownLeaks: [KnownLeak] = [],
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column

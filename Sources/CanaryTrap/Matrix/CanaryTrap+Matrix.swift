@@ -98,7 +98,7 @@ extension CanaryTrap {
   /// `transport` builds the app's transport in the scope, typically wiring the app's logger to
   /// `trap.memoryLog()` first; it may `await trap.addSink(_:)` for other sinks.
   /// The call's file and line are where every canary of the matrix counts as planted.
-  public static func matrix(
+  package static func matrix(
     title: String, configuration: Configuration = Configuration(), kinds: [RequestKind] = RequestKind.all,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column, transport: (CanaryTrap) async throws -> Transport

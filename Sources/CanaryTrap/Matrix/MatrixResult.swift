@@ -39,7 +39,7 @@ public struct MatrixResult: Sendable {
   public var kinds: [KindRun]
   /// The delivery of every canary the matrix planted, right after the run.
   public var deliveries: [CanaryDelivery]
-  /// The scope's report, once attached with ``attaching(_:)`` (``CanaryTrap/matrix(title:configuration:kinds:fileID:filePath:line:column:transport:)`` does).
+  /// The scope's report, once attached with ``attaching(_:)``.
   public var report: LeakReport?
 
   /// Every planted location with its delivery and, if a report is attached, its findings.

@@ -4,7 +4,7 @@ extension CanaryTrap {
   /// An error thrown by the body (or by starting the scope) is returned in `result` and also
   /// recorded in the report, which is then inconclusive at best; one that stopped the run (a
   /// scope that could not start, a kind that could not plant) is recorded once, as its cause.
-  public static func withScope<R>(
+  package static func withScope<R>(
     title: String, configuration: Configuration = Configuration(),
     sourceLocation: ReportSourceLocation? = nil,
     _ body: (CanaryTrap) async throws -> R

@@ -14,8 +14,8 @@ import Foundation
 /// what leaked where. Many scopes run in parallel in one process without seeing each other's
 /// traffic, because each owns its server, its canaries and its sinks.
 public final class CanaryTrap: Sendable {
-  /// The scope of the test running on this task, set by ``withScope(title:configuration:sourceLocation:_:)``
-  /// and by the testing adapters.
+  /// The scope of the test running on this task, set by the testing adapters (the `.canaryTrap`
+  /// trait, `CanaryTrapTestCase` and `withCanaryTrap`).
   @TaskLocal public static var current: CanaryTrap?
 
   /// The report's title, such as the test's name.
