@@ -4,17 +4,39 @@ import Foundation
 /// `canary report merge`: one SARIF file for code scanning from a folder of per-test reports.
 enum ReportCommand {
   static let merge = CommandSpec(
-    name: "merge", abstract: "Merge per-test SARIF reports into one for code scanning.",
+    name: "merge", abstract: "Merge per-test SARIF reports, or scan shards' JSON reports, into one.",
     discussion: """
-      Merges every .sarif file in DIR (the folder CANARY_TRAP_REPORT_DIR names) into one SARIF log \
-      with one run, automationDetails.id NAME/, and every result, as GitHub code scanning requires \
-      (one run per category). Writes it to FILE, or to standard output.
+      SARIF: merges every .sarif file in DIR (the folder CANARY_TRAP_REPORT_DIR names) into one \
+      SARIF log with one run, automationDetails.id NAME/, and every result, as GitHub code scanning \
+      requires (one run per category).
+
+      Shards: when DIR holds .json or .jsonl reports of 'canary scan' (-f json, -f jsonl) and no \
+      .sarif file, merges them into one JSON-lines report: every shard's leak lines as they are \
+      read, then every source, then a summary whose counts are the sums of the shards' and whose \
+      verdict is the worst of theirs (leaky over inconclusive over clean), keeping every shard's \
+      errors. A shard that is empty or cut short (no summary line), or fewer shards than --expect, \
+      makes the merge inconclusive. Exits as 'canary scan' does.
+
+      Writes to FILE, or to standard output.
       """,
     options: [
       outputOption, OutputOptions.force, OutputOptions.fifoWait, categoryOption, mergeBaselineOption,
+      expectOption,
     ],
-    arguments: [CommandArgument("DIR", help: "The folder of .sarif files.")],
+    arguments: [CommandArgument("DIR", help: "The folder of .sarif files, or of shard reports.")],
+    epilogue: """
+      EXIT STATUS (shard reports; a SARIF merge exits 0 once written):
+        0  clean: every shard was clean.
+        1  at least one shard found a leak.
+        2  error: bad usage, or a report that cannot be read or is not a canary scan report.
+        3  inconclusive: no leak, but a shard was inconclusive, empty, cut short or missing.
+      """,
     run: { parsed, io in execute(parsed, io: io) })
+
+  static let expectOption = Option<Int?>.integer(
+    "--expect", placeholder: "N",
+    help: "Shards: the number of shard reports expected; fewer make the merge inconclusive.",
+    range: 1...1_000_000)
 
   static let stale = CommandSpec(
     name: "stale", abstract: "List the baseline entries that a whole test run never matched.",
@@ -122,6 +144,15 @@ enum ReportCommand {
     guard let entries = baseline(parsed, mergeBaselineOption, command: name, io: io) else {
       return ExitStatus.usage
     }
+    // A folder of scan shard reports and no SARIF file is a shard merge; anything else (an
+    // unreadable folder included) is the SARIF merge, with its own errors.
+    let folder = URL(fileURLWithPath: directory)
+    if let shards = try? ShardMerge.shardFiles(in: folder), !shards.isEmpty,
+      let names = try? FileManager.default.contentsOfDirectory(atPath: directory),
+      !names.contains(where: { $0.hasSuffix(".sarif") })
+    {
+      return mergeShards(shards, parsed: parsed, io: io)
+    }
     let data: Data
     let output: OutputFile?
     do {
@@ -137,5 +168,36 @@ enum ReportCommand {
     }
     if let output { CommandRunner.complain("wrote \(output.requested.displayName)", name, io) }
     return ExitStatus.success
+  }
+
+  /// Merges scan shard reports into one JSON-lines report; returns `canary scan`'s exit status.
+  static func mergeShards(_ shards: [URL], parsed: ParsedCommand, io: CommandIO) -> Int32 {
+    let name = "canary report merge"
+    var merge = ShardMerge()
+    var summary: ScanJSONLines.Summary?
+    do {
+      let output = try OutputOptions.open(
+        parsed, option: outputOption, inputs: CommandInput.files(shards.map { ScanPath($0.path) }))
+      try ScanReportWriter.stream(to: output, io: io) { emit in
+        for shard in shards { try merge.add(shard, emit: emit) }
+        for source in merge.sources { try emit(try ScanJSONLines.line(source)) }
+        let merged = merge.summary(expected: parsed[expectOption])
+        try emit(try ScanJSONLines.line(merged))
+        summary = merged
+      }
+      if let output { CommandRunner.complain("wrote \(output.requested.displayName)", name, io) }
+    } catch {
+      return CommandRunner.fail("\(error)", name, io)
+    }
+    guard let summary else { return ExitStatus.usage }
+    for error in summary.errors { CommandRunner.complain(error, name, io) }
+    CommandRunner.complain(
+      "\(merge.shards) shards, \(summary.sourceCount) sources, \(summary.leakCount) leaks: \(summary.verdict)",
+      name, io)
+    switch summary.verdict {
+    case "leaky": return ExitStatus.leaks
+    case "clean": return ExitStatus.success
+    default: return ExitStatus.inconclusive
+    }
   }
 }

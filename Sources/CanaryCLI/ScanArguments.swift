@@ -11,6 +11,8 @@ struct ScanUsageError: Error, CustomStringConvertible {
 struct ScanArguments {
   var manifest: ScanPath?
   var format: ReportFormat = .text
+  /// `-f jsonl`: one JSON object a line, findings written as found (``ScanJSONLines``).
+  var jsonLines = false
   var output: ScanPath?
   /// `nil` keeps the default (16); 0 turns fragments off.
   var minFragment: Int?
@@ -32,9 +34,12 @@ struct ScanArguments {
       + " distinct characters).")
 
   static let formatOption = Option<String?>.value(
-    "--format", short: "f", placeholder: "FORMAT", help: "The report format.", defaultValue: "text",
-    choices: ReportFormat.allCases.map(\.rawValue)
-  ).map { $0.flatMap(ReportFormat.init(rawValue:)) }
+    "--format", short: "f", placeholder: "FORMAT",
+    help:
+      "The report format. jsonl writes one finding a line as it is found, then a line a source and a"
+      + " summary line with the verdict and exact counts (for shards; see 'canary report merge').",
+    defaultValue: "text",
+    choices: ReportFormat.allCases.map(\.rawValue) + [ScanJSONLines.formatName])
 
   static let outputOption = OutputOptions.output("the report")
 
@@ -99,7 +104,14 @@ struct ScanArguments {
   /// Reads the scan options out of a parsed command line.
   init(_ parsed: ParsedCommand) {
     manifest = parsed[Self.manifestOption]
-    if let format = parsed[Self.formatOption] { self.format = format }
+    if let word = parsed[Self.formatOption] {
+      if word == ScanJSONLines.formatName {
+        jsonLines = true
+        format = .json
+      } else if let format = ReportFormat(rawValue: word) {
+        self.format = format
+      }
+    }
     output = parsed[Self.outputOption]
     minFragment = parsed[Self.minFragmentOption]
     maxFindings = parsed[Self.maxFindingsOption]

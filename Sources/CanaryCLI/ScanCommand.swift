@@ -19,7 +19,7 @@ enum ScanCommand {
       ScanArguments.manifestOption, ScanArguments.formatOption, ScanArguments.outputOption,
       OutputOptions.force,
       ScanArguments.minFragmentOption, ScanArguments.maxFindingsOption, ScanArguments.maxBytesOption,
-      OutputOptions.fifoWaitForPaths,
+      OutputOptions.fifoWaitForPaths, ScanFileList.option,
       baselineOption, failOnStaleOption, ScanBaselineTriage.rootOption,
     ],
     arguments: [ScanArguments.pathArgument],
@@ -54,16 +54,31 @@ enum ScanCommand {
 
   /// Scans the parsed command line's PATHs and writes the report; returns the exit status.
   static func execute(_ command: ParsedCommand, io: CommandIO) async -> Int32 {
-    let parsed = ScanArguments(command)
+    var parsed = ScanArguments(command)
     let manifest: CanaryManifest
     var baseline: LeakBaseline?
+    let list = command[ScanFileList.option]
     do {
       manifest = try parsed.loadManifest()
       guard !manifest.canaries.isEmpty else { throw ManifestError.noCanaries }
-      guard !parsed.paths.isEmpty else {
-        throw ScanUsageError(description: "no PATH to scan; use - for standard input")
+      guard !parsed.paths.isEmpty || list != nil else {
+        throw ScanUsageError(description: "no PATH to scan; use - for standard input, or --files-from FILE")
       }
-      if let path = command[baselineOption] { baseline = try LeakBaseline(contentsOfPath: path.bytes) }
+      let dash = Array("-".utf8)
+      if list?.bytes == dash, parsed.paths.contains(where: { $0.bytes == dash }) {
+        throw ScanUsageError(
+          description:
+            "--files-from - and the PATH - both read standard input; name the list or the input by file")
+      }
+      if let path = command[baselineOption] {
+        guard !parsed.jsonLines else {
+          throw ScanUsageError(
+            description:
+              "--baseline needs the whole report, which -f jsonl does not hold; use -f json with it")
+        }
+        baseline = try LeakBaseline(contentsOfPath: path.bytes)
+      }
+      if let list { parsed.paths += try ScanFileList.paths(from: list, wait: parsed.bounds.fifoWait, io: io) }
     } catch {
       complain("\(error)", io)
       return ExitStatus.usage
@@ -72,7 +87,7 @@ enum ScanCommand {
     let inputs = walker.inputs(for: parsed.paths)
     let output: OutputFile?
     do {
-      let read = CommandInput.files([parsed.manifest, command[baselineOption]].compactMap { $0 })
+      let read = CommandInput.files([parsed.manifest, command[baselineOption], list].compactMap { $0 })
       output = try OutputOptions.open(
         command, option: ScanArguments.outputOption, inputs: read + CommandInput.scanned(inputs))
     } catch {
@@ -80,7 +95,12 @@ enum ScanCommand {
       return ExitStatus.usage
     }
     let scanner = LeakScanner(canaries: manifest.canaries, options: parsed.scanOptions)
-    let run = ScanRun.scan(inputs, with: scanner, bounds: parsed.bounds, io: io)
+    if parsed.jsonLines {
+      return streamJSONLines(
+        inputs, scanner: scanner, manifest: manifest, parsed: parsed, list: list, to: output, io: io)
+    }
+    var run = ScanRun.scan(inputs, with: scanner, bounds: parsed.bounds, io: io)
+    run.sayNothingWasListed(by: list)
     var report = LeakReport(
       title: "canary scan", canaries: manifest.canaries, findings: run.findings, sources: run.sources)
     var triage: ScanBaselineTriage?
@@ -105,6 +125,49 @@ enum ScanCommand {
     if triage.uncoveredOmissions > 0 { return ExitStatus.leaks }
     if command[failOnStaleOption], !triage.stale.isEmpty { return ExitStatus.leaks }
     return status
+  }
+
+  /// `-f jsonl`: scans with each source's findings written as soon as it is scanned, then the
+  /// source lines and the summary; returns the exit status.
+  static func streamJSONLines(
+    _ inputs: [ScanInputWalker.Input], scanner: LeakScanner, manifest: CanaryManifest, parsed: ScanArguments,
+    list: ScanPath?, to output: OutputFile?, io: CommandIO
+  ) -> Int32 {
+    var run = ScanRun()
+    var verdict = LeakReport.Verdict.clean
+    do {
+      try ScanReportWriter.stream(to: output, io: io) { emit in
+        run = try ScanRun.scan(inputs, with: scanner, bounds: parsed.bounds, io: io, keepingFindings: false) {
+          found in
+          if !found.isEmpty { try emit(try ScanJSONLines.lines(found)) }
+        }
+        run.sayNothingWasListed(by: list)
+        for (source, listed) in zip(run.sources, run.listedPerSource) {
+          try emit(try ScanJSONLines.line(ScanJSONLines.Source(source, listed: listed)))
+        }
+        let report = LeakReport(
+          title: "canary scan", canaries: manifest.canaries, findings: [], sources: run.sources)
+        let omitted = report.omittedFindings.reduce(0) { $0 + $1.count }
+        let total = run.listedFindings + omitted
+        verdict = total > 0 ? .leaky : report.verdict
+        try emit(
+          try ScanJSONLines.line(
+            ScanJSONLines.Summary(
+              title: report.title, verdict: verdict.rawValue, clean: verdict == .clean, leakCount: total,
+              listedLeaks: run.listedFindings, sourceCount: run.sources.count,
+              bytes: run.sources.reduce(0) { $0 + $1.bytes }, errors: run.problems)))
+      }
+    } catch {
+      complain("\(error)", io)
+      return ExitStatus.usage
+    }
+    for reason in run.problems { complain(reason, io) }
+    for name in run.cut {
+      complain("\(name): \(ScanRun.cutReason(parsed.bounds.maxBytes)); the scan is inconclusive", io)
+    }
+    if verdict == .leaky { return ExitStatus.leaks }
+    if !run.problems.isEmpty { return ExitStatus.usage }
+    return verdict == .clean ? ExitStatus.success : ExitStatus.inconclusive
   }
 
   /// Writes `canary scan: <message>` as one line on standard error, control characters escaped.

@@ -9,9 +9,14 @@ enum ScanReportWriter {
   static func write(_ report: LeakReport, as format: ReportFormat, to output: OutputFile?, io: CommandIO)
     throws
   {
-    let produce: ((Data) throws -> Void) throws -> Void = { emit in
-      try report.streamRendering(as: format, emit)
-    }
+    try stream(to: output, io: io) { emit in try report.streamRendering(as: format, emit) }
+  }
+
+  /// Runs `produce`, writing each piece it emits to `output` (complete only once `produce`
+  /// returns), or to standard output when `nil`.
+  static func stream(
+    to output: OutputFile?, io: CommandIO, _ produce: ((Data) throws -> Void) throws -> Void
+  ) throws {
     if let output {
       try output.write(produce)
     } else {

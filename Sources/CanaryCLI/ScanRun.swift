@@ -9,8 +9,13 @@ import Foundation
 
 /// Scans the inputs of one `canary scan`, each read exactly once as a stream.
 struct ScanRun {
+  /// The findings, unless they were handed on as found instead (`-f jsonl`).
   var findings: [LeakFinding] = []
+  /// Every finding listed, kept or handed on.
+  var listedFindings = 0
   var sources: [ScannedSource] = []
+  /// How many findings each source listed, in the order of ``sources``.
+  var listedPerSource: [Int] = []
   /// One-line reasons for inputs that could not be read; each makes the exit status 2.
   var problems: [String] = []
   /// The sources that held more than ``Bounds/maxBytes``: each was scanned only that far, so it
@@ -28,19 +33,34 @@ struct ScanRun {
   /// Why a source with nothing in it proves nothing.
   static let emptyReason = "0 bytes: nothing was looked at"
 
-  /// Scans every input; a directory whose files were all empty makes its sources silent.
+  /// Scans every input, keeping every finding; a directory whose files were all empty makes its
+  /// sources silent.
   static func scan(
     _ inputs: [ScanInputWalker.Input], with scanner: LeakScanner, bounds: Bounds, io: CommandIO
   ) -> ScanRun {
+    scan(inputs, with: scanner, bounds: bounds, io: io, keepingFindings: true, found: { _ in })
+  }
+
+  /// Scans every input; a directory whose files were all empty makes its sources silent. Each
+  /// source's findings go to `found` as soon as it is scanned, and are kept only when
+  /// `keepingFindings` is true, so a run written as it goes holds one source's findings at a time.
+  static func scan(
+    _ inputs: [ScanInputWalker.Input], with scanner: LeakScanner, bounds: Bounds, io: CommandIO,
+    keepingFindings: Bool, found: ([LeakFinding]) throws -> Void
+  ) rethrows -> ScanRun {
     var run = ScanRun()
     var directoryBytes: [ScanPath: Int] = [:]
     var directoryOf: [Int: ScanPath] = [:]
     for input in inputs {
       switch input {
       case .standardInput:
-        run.add(scanStandardInput(with: scanner, bounds: bounds, io: io), explicit: true)
+        try run.add(
+          scanStandardInput(with: scanner, bounds: bounds, io: io), explicit: true, keep: keepingFindings,
+          found: found)
       case .file(let path, _, let directory):
-        let source = run.add(scanFile(path, with: scanner, bounds: bounds), explicit: directory == nil)
+        let source = try run.add(
+          scanFile(path, with: scanner, bounds: bounds), explicit: directory == nil, keep: keepingFindings,
+          found: found)
         if let directory, case .heard = source.status {
           directoryBytes[directory, default: 0] += source.bytes
           directoryOf[run.sources.count - 1] = directory
@@ -48,6 +68,7 @@ struct ScanRun {
       case .unreadable(let path, let reason):
         run.problems.append("cannot read \(path.displayName): \(reason)")
         run.sources.append(ScannedSource(name: path.displayName, bytes: 0, status: .failed(reason: reason)))
+        run.listedPerSource.append(0)
       }
     }
     for (index, directory) in directoryOf where directoryBytes[directory] == 0 {
@@ -60,8 +81,9 @@ struct ScanRun {
   /// Adds one scanned source; an explicit PATH with 0 bytes is silent (inconclusive).
   @discardableResult
   private mutating func add(
-    _ result: Result<(findings: [LeakFinding], source: ScannedSource), ScanInputError>, explicit: Bool
-  )
+    _ result: Result<(findings: [LeakFinding], source: ScannedSource), ScanInputError>, explicit: Bool,
+    keep: Bool, found handOn: ([LeakFinding]) throws -> Void
+  ) rethrows
     -> ScannedSource
   {
     switch result {
@@ -70,8 +92,11 @@ struct ScanRun {
       if explicit, source.bytes == 0, case .heard = source.status {
         source.status = .silent(reason: Self.emptyReason)
       }
-      findings += found
+      try handOn(found)
+      if keep { findings += found }
+      listedFindings += found.count
       sources.append(source)
+      listedPerSource.append(found.count)
       if case .silent(let reason) = source.status, reason.hasPrefix(Self.cutPrefix) {
         cut.append(source.name)
       }
@@ -83,6 +108,7 @@ struct ScanRun {
       problems.append(error.description)
       let source = ScannedSource(name: error.name, bytes: 0, status: .failed(reason: error.reason))
       sources.append(source)
+      listedPerSource.append(0)
       return source
     }
   }
