@@ -4,10 +4,12 @@
 # `canary scan --files-from - -f jsonl` worker whose reports `canary report merge` joins. The
 # merged reports must hold the direct scan's findings, sources, counts and verdict.
 #
-#   CI/shards/check-shards.sh [--files N] [--mb SIZE_PER_FILE] [--canary PATH] [--keep] [--no-spark]
+#   CI/shards/check-shards.sh [--files N] [--mb SIZE_PER_FILE] [--canary PATH] [--repeat N] [--keep]
+#                             [--no-spark]
 #
 # Needs python3 with pyspark and a Java runtime for the Spark part (.ci/run installs both).
-# With --mb large, it is the benchmark of BENCHMARKS.md ("Shards"): it prints each route's time.
+# With --mb large, it is the benchmark of BENCHMARKS.md ("Shards"): it prints each route's time,
+# the median of --repeat rounds that run the three routes in turn.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 files=16
@@ -15,12 +17,14 @@ mb=1
 canary=""
 keep=""
 spark=1
+repeat=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --files) files="$2"; shift 2 ;;
     --mb) mb="$2"; shift 2 ;;
     --canary) canary="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
+    --repeat) repeat="$2"; shift 2 ;;
     --no-spark) spark=""; shift ;;
     *) echo "check-shards: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -64,38 +68,50 @@ find "$work/logs" -type f | sort >list.txt
 count=$(wc -l <list.txt)
 
 now() { date +%s.%N; }
-elapsed() { python3 -c "print(f'{$2 - $1:.2f}')"; }
+elapsed() { python3 -c "print(f'{$2 - $1:.3f}')"; }
+median() { python3 -c "import statistics,sys; print(f'{statistics.median(map(float, sys.argv[1:])):.2f}')" "$@"; }
 
-start=$(now)
-set +e
-"$canary" scan -m manifest.json -f jsonl --files-from list.txt -o direct.jsonl 2>/dev/null
-status=$?
-set -e
-direct_time=$(elapsed "$start" "$(now)")
-[ $status -eq 1 ] || { echo "check-shards: the direct scan exited $status, not 1 (leaky)" >&2; exit 1; }
-
-# xargs -P 2: the list cut into 2 × 2 shard lists, each scanned by its own worker.
-mkdir xargs-lists xargs-shards
+mkdir xargs-lists
 split -n r/4 -d list.txt xargs-lists/shard-
-start=$(now)
-set +e
-ls xargs-lists/* | xargs -P 2 -I{} sh -c \
-  '"$0" scan -m manifest.json -f jsonl --files-from "$1" -o "xargs-shards/${1##*/}.jsonl" 2>/dev/null' \
-  "$canary" {}
-set -e
-"$canary" report merge xargs-shards --expect 4 -o xargs.jsonl 2>/dev/null || [ $? -eq 1 ]
-xargs_time=$(elapsed "$start" "$(now)")
-python3 "$repo/CI/shards/compare.py" direct.jsonl xargs.jsonl
-
-spark_time="-"
-if [ -n "$spark" ]; then
+direct_times=() xargs_times=() spark_times=()
+for round in $(seq "$repeat"); do
   start=$(now)
-  python3 "$repo/CI/shards/spark_scan.py" "$canary" "$work/manifest.json" list.txt "$work/spark-shards" 4 \
-    2>spark.log || { tail -20 spark.log >&2; exit 1; }
-  "$canary" report merge spark-shards --expect 4 -o spark.jsonl 2>/dev/null || [ $? -eq 1 ]
-  spark_time=$(elapsed "$start" "$(now)")
-  python3 "$repo/CI/shards/compare.py" direct.jsonl spark.jsonl
-fi
+  set +e
+  "$canary" scan -m manifest.json -f jsonl --files-from list.txt -o direct.jsonl --force 2>/dev/null
+  status=$?
+  set -e
+  direct_times+=("$(elapsed "$start" "$(now)")")
+  [ $status -eq 1 ] || { echo "check-shards: the direct scan exited $status, not 1 (leaky)" >&2; exit 1; }
+
+  # xargs -P 2: the list cut into 4 shard lists, each scanned by its own worker, 2 at a time.
+  rm -rf xargs-shards && mkdir xargs-shards
+  start=$(now)
+  set +e
+  ls xargs-lists/* | xargs -P 2 -I{} sh -c \
+    '"$0" scan -m manifest.json -f jsonl --files-from "$1" -o "xargs-shards/${1##*/}.jsonl" 2>/dev/null' \
+    "$canary" {}
+  set -e
+  "$canary" report merge xargs-shards --expect 4 -o xargs.jsonl --force 2>/dev/null || [ $? -eq 1 ]
+  xargs_times+=("$(elapsed "$start" "$(now)")")
+  python3 "$repo/CI/shards/compare.py" direct.jsonl xargs.jsonl >/dev/null
+
+  if [ -n "$spark" ]; then
+    rm -rf "$work/spark-shards"
+    start=$(now)
+    python3 "$repo/CI/shards/spark_scan.py" "$canary" "$work/manifest.json" list.txt "$work/spark-shards" 4 \
+      2>spark.log || { tail -20 spark.log >&2; exit 1; }
+    "$canary" report merge spark-shards --expect 4 -o spark.jsonl --force 2>/dev/null || [ $? -eq 1 ]
+    spark_times+=("$(elapsed "$start" "$(now)")")
+    python3 "$repo/CI/shards/compare.py" direct.jsonl spark.jsonl >/dev/null
+  fi
+done
+python3 "$repo/CI/shards/compare.py" direct.jsonl xargs.jsonl
+[ -z "$spark" ] || python3 "$repo/CI/shards/compare.py" direct.jsonl spark.jsonl
+direct_time=$(median "${direct_times[@]}")
+xargs_time=$(median "${xargs_times[@]}")
+spark_time="-"
+[ -z "$spark" ] || spark_time=$(median "${spark_times[@]}")
+echo "check-shards: rounds: direct ${direct_times[*]}; xargs ${xargs_times[*]}; spark ${spark_times[*]:-}"
 
 # The twin: a shard lost on the way (its report deleted) makes the merge inconclusive, not clean.
 rm "xargs-shards/$(ls xargs-shards | head -1)"
@@ -106,4 +122,4 @@ set -e
 grep -q '"expected 4 shard reports, found 3' lost.jsonl || { echo "check-shards: a lost shard went unnoticed" >&2; exit 1; }
 
 bytes=$(du -cb logs | tail -1 | cut -f1)
-echo "check-shards: $count files, $bytes bytes: direct ${direct_time} s, xargs -P 2 ${xargs_time} s, Spark local[2] ${spark_time} s; all agree"
+echo "check-shards: $count files, $bytes bytes, median of $repeat: direct ${direct_time} s, xargs -P 2 ${xargs_time} s, Spark local[2] ${spark_time} s; all agree"
