@@ -154,6 +154,26 @@ import Testing
     #expect(wrong.error.contains("unknown line type 'nonsense'"))
   }
 
+  @Test("a run written as it goes keeps no finding: memory holds one source's findings at a time")
+  func streamedRunKeepsNoFinding() throws {
+    let space = try workspace(leaky: 3, clean: 1)
+    defer { space.remove() }
+    var walker = ScanInputWalker()
+    let inputs = walker.inputs(for: [ScanPath(space.path("logs"))])
+    let scanner = LeakScanner(canaries: [ScanWorkspace.canary])
+    let bounds = ScanRun.Bounds(maxBytes: 1 << 20, fifoWait: .seconds(1))
+    var handed: [Int] = []
+    let streamed = ScanRun.scan(
+      inputs, with: scanner, bounds: bounds, io: CapturedIO(input: Data()).io, keepingFindings: false
+    ) { handed.append($0.count) }
+    #expect(streamed.findings.isEmpty)
+    #expect(streamed.listedFindings == 3)
+    #expect(handed == [0, 1, 1, 1])
+    #expect(streamed.listedPerSource == [0, 1, 1, 1])
+    let kept = ScanRun.scan(inputs, with: scanner, bounds: bounds, io: CapturedIO(input: Data()).io)
+    #expect(kept.findings.count == 3)
+  }
+
   @Test("--baseline with -f jsonl is refused: a baseline needs the whole report")
   func baselineNeedsTheWholeReport() async throws {
     let space = try workspace(leaky: 1, clean: 0)
