@@ -57,6 +57,34 @@ import Testing
     }
   }
 
+  @Test func customKindThroughAClientLoggingBodiesOnFailureReportsThem() async throws {
+    let issues = try await leakIssues { trap, log in
+      // The template's own kind, through a client that logs both bodies when the server rejects a
+      // request, as many error paths do.
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.invalidateAndCancel() }
+      let network = Transport.urlSession(session)
+      let transport = Transport { request in
+        let (data, response) = try await network.send(request)
+        if let http = response as? HTTPURLResponse, http.statusCode >= 400 {
+          let sent = String(decoding: request.httpBody ?? Data(), as: UTF8.self)
+          log.write(
+            "update failed (\(http.statusCode)): \(String(decoding: data, as: UTF8.self)) for \(sent)")
+        }
+        return (data, response)
+      }
+      try await trap.runMatrix(through: transport, kinds: [CustomKindLeakTests.profileUpdate])
+    }
+    for location in [
+      "request.body.json[profile.contact.email]", "request.body.json[profile.contact.phone]",
+      "response.body.json[error.trace_id]", "response.body.json[error.field.rejected]",
+    ] {
+      #expect(
+        issues.contains { $0.hasPrefix("canary planted in \(location) leaked into memory-log") },
+        "\(location): \(issues)")
+    }
+  }
+
   @Test func signedDownloadThroughAPrintingClientReportsTheSignature() async throws {
     let issues = try await leakIssues { trap, log in
       let client = PrintingClient(log: log)
