@@ -64,7 +64,13 @@ for kind in $kinds; do
 done
 written=$(ls "$app/Tests/AppTests" | wc -l)
 echo "canary init wrote $written templates ($count asked)"
-[ "$written" -eq "$count" ] && [ "$count" -ge 14 ] || { echo "expected every template written" >&2; exit 1; }
+[ "$written" -eq "$count" ] && [ "$count" -ge 16 ] || { echo "expected every template written" >&2; exit 1; }
+
+# The Xcode file templates, written from the same embedded sources: one folder per kind.
+"$canary" init --xcode-templates "$work/Xcode" >/dev/null
+xcode=$(ls -d "$work/Xcode/"*.xctemplate | wc -l)
+echo "canary init --xcode-templates wrote $xcode Xcode file templates"
+[ "$xcode" -eq $((count / 2)) ] || { echo "expected one Xcode file template per kind" >&2; exit 1; }
 
 cd "$app"
 swift build --build-tests 2>&1 | grep -E "error|warning: .*AppTests|Compiling App|Build complete" || true

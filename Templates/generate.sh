@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates what is derived from the canary suite templates in Templates/Tests:
-#   - Sources/CanaryCLI/TemplateSources.swift: every template embedded as a string, for `canary init`;
-#   - Templates/Xcode/*.xctemplate: Xcode file templates, one per kind with both flavours.
+# Regenerates Sources/CanaryCLI/TemplateSources.swift from the canary suite templates in
+# Templates/Tests, their only source: every template embedded as a string, for `canary init` (which
+# also writes them as Xcode file templates: `canary init --xcode-templates DIR`).
 # Run it after editing a template; CanaryCLITests fails when the embedded copy is stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,80 +28,4 @@ templates=(Templates/Tests/SwiftTesting/*.swift Templates/Tests/XCTest/*.swift)
   echo "}"
 } > "$out"
 
-# kind-name|Title|SuiteName|summary, as in Sources/CanaryCLI/TemplateCatalog.swift
-while IFS='|' read -r title suite summary; do
-  [ -e "Templates/Tests/SwiftTesting/$suite.swift" ] || continue
-  dir="Templates/Xcode/$title Canary Suite.xctemplate"
-  rm -rf "$dir"
-  mkdir -p "$dir/Swift Testing" "$dir/XCTest"
-  xcsuite="${suite/Tests/XCTests}"
-  sed "s/$suite/___FILEBASENAMEASIDENTIFIER___/g" "Templates/Tests/SwiftTesting/$suite.swift" \
-    > "$dir/Swift Testing/___FILEBASENAME___.swift"
-  sed "s/$xcsuite/___FILEBASENAMEASIDENTIFIER___/g" "Templates/Tests/XCTest/$xcsuite.swift" \
-    > "$dir/XCTest/___FILEBASENAME___.swift"
-  cat > "$dir/TemplateInfo.plist" <<PLIST
-<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0">
-<dict>
-	<key>Kind</key>
-	<string>Xcode.IDEFoundation.TextSubstitutionFileTemplateKind</string>
-	<key>Description</key>
-	<string>A CanaryTrap suite for $summary.</string>
-	<key>Summary</key>
-	<string>A CanaryTrap suite for $summary</string>
-	<key>SortOrder</key>
-	<string>1</string>
-	<key>DefaultCompletionName</key>
-	<string>$suite</string>
-	<key>Platforms</key>
-	<array/>
-	<key>MainTemplateFile</key>
-	<string>___FILEBASENAME___.swift</string>
-	<key>Options</key>
-	<array>
-		<dict>
-			<key>Identifier</key>
-			<string>productName</string>
-			<key>Required</key>
-			<true/>
-			<key>Name</key>
-			<string>Suite name:</string>
-			<key>Description</key>
-			<string>The name of the test suite and its file</string>
-			<key>Type</key>
-			<string>text</string>
-			<key>Default</key>
-			<string>$suite</string>
-		</dict>
-		<dict>
-			<key>Identifier</key>
-			<string>testingSystem</string>
-			<key>Name</key>
-			<string>Testing System:</string>
-			<key>Description</key>
-			<string>Swift Testing or XCTest</string>
-			<key>Type</key>
-			<string>popup</string>
-			<key>Default</key>
-			<string>Swift Testing</string>
-			<key>Values</key>
-			<array>
-				<string>Swift Testing</string>
-				<string>XCTest</string>
-			</array>
-		</dict>
-	</array>
-</dict>
-</plist>
-PLIST
-done <<'KINDS'
-Sign-In|SignInLeakTests|sign-in with tokens in the body and a session cookie
-JSON API|JSONAPILeakTests|a JSON API call with custom auth headers
-Multipart Upload|MultipartUploadLeakTests|a multipart upload
-Signed Download|SignedDownloadLeakTests|a redirect to a signed download URL
-Token Refresh|TokenRefreshLeakTests|token refresh after a 401
-GraphQL|GraphQLLeakTests|a GraphQL POST
-OpenAPI|OpenAPILeakTests|every operation of the project's OpenAPI document
-KINDS
-echo "wrote $out and Templates/Xcode"
+echo "wrote $out"

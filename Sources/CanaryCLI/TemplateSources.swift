@@ -5,6 +5,90 @@
 enum TemplateSources {
   /// File name to template text.
   static let files: [String: String] = [
+    "CustomKindLeakTests.swift": #####"""
+import CanaryTrap
+import CanaryTrapTesting
+import Foundation
+import Testing
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A request kind of your own: `PATCH /profile` with a nested JSON body and a bearer token, which
+/// the server rejects with `422 Unprocessable Entity`, a JSON error body and a correlation header,
+/// all carrying canaries. The rejection is a normal answer: the app's error path must log it
+/// without the secrets in it.
+///
+/// Template from `canary init custom-kind`: replace the code marked
+/// `// Replace with your API client` with your app's client, and the kind with your own request
+/// (see the article "Writing your own request kind").
+@Suite(.canaryTrap) struct CustomKindLeakTests {
+  /// Replace with your request kind: mint a canary for every place your request and its answer
+  /// carry data, script the server's answer, and return the requests to send, in order.
+  static let profileUpdate = RequestKind(
+    name: "profile", summary: "PATCH /profile with a nested JSON body, rejected with 422 and a JSON error"
+  ) { p in
+    // Request side: each is proven when the server received it where it was planted.
+    let token = p.canary(.token, at: .requestHeader("Authorization"))
+    let email = p.canary(.email, at: .requestBody(.json("profile.contact.email")))
+    let phone = p.canary(.number, at: .requestBody(.json("profile.contact.phone")))
+    // Response side: each is proven when the transport handed it back to the app.
+    let correlation = p.canary(.uuid, at: .responseHeader("X-Correlation-ID"))
+    let traceID = p.canary(.token, at: .responseBody(.json("error.trace_id")))
+    let rejected = p.canary(.email, at: .responseBody(.json("error.field.rejected")))
+
+    // The server's answer: status, headers and body, as your API answers a rejected update.
+    let error =
+      #"{"error":{"code":"validation_failed","trace_id":"\#(traceID)","field":{"name":"email","rejected":"\#(rejected)"}}}"#
+    p.server.on(.patch, p.route, respond: .json(error, status: 422).header("X-Correlation-ID", correlation))
+
+    let body = #"{"profile":{"name":"Ada","contact":{"email":"\#(email)","phone":"\#(phone)"}}}"#
+    return [
+      p.request(
+        "PATCH", p.url(p.route),
+        headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+        body: Data(body.utf8))
+    ]
+  }
+
+  @Test func rejectedProfileUpdateLogsNoSecret() async throws {
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    let result = try await trap.runMatrix(through: transport, kinds: [Self.profileUpdate])
+
+    // Ends the scope now (one issue per leak, undelivered canary or silent sink) to print the
+    // per-location table: one line per planted location, its delivery and the sinks it leaked into.
+    if let report = await expectNoLeaks(in: trap) { print(result.attaching(report).coverageTable) }
+  }
+}
+
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does, on success and on failure alike. Delete it once the test builds your client.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
+"""#####,
     "GraphQLLeakTests.swift": #####"""
 import CanaryTrap
 import CanaryTrapTesting
@@ -23,23 +107,17 @@ import Testing
 /// Template from `canary init graphql`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct GraphQLLeakTests {
-  @Test func graphQLLogsNoVariablesOrResponseData() async throws {
-    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-    let log = trap.memoryLog()
-    let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
-    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
-
-    let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
-    let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
-    let token = trap.canary(.token, at: .responseBody(.json("data.register.token")))
+  /// Replace with your request kind: a GraphQL mutation whose variables carry an email and a phone
+  /// number, answered with a token in the response data.
+  static let register = RequestKind(
+    name: "graphql", summary: "a GraphQL POST with variables and a token in the response"
+  ) { p in
+    let email = p.canary(.email, at: .requestBody(.json("variables.input.email")))
+    let phone = p.canary(.number, at: .requestBody(.json("variables.input.phone")))
+    let token = p.canary(.token, at: .responseBody(.json("data.register.token")))
 
     // Replace with your server's response.
-    let path = "/\(trap.tracer)/graphql"
-    trap.server.on(
-      .post, path, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
+    p.server.on(.post, p.route, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
 
     // Replace with your client's GraphQL call.
     let operation: [String: Any] = [
@@ -47,26 +125,26 @@ import Testing
       "query": "mutation Register($input: RegisterInput!) { register(input: $input) { id token } }",
       "variables": ["input": ["email": email, "phone": phone]],
     ]
-    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = try JSONSerialization.data(withJSONObject: operation)
-    let (_, response) = try await exchange(request, through: transport, in: trap)
+    return [
+      p.request(
+        "POST", p.url(p.route), headers: [("Content-Type", "application/json")],
+        body: try JSONSerialization.data(withJSONObject: operation))
+    ]
+  }
 
-    #expect(response.statusCode == 200, "the exchange did not go as scripted")
+  @Test func graphQLLogsNoVariablesOrResponseData() async throws {
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.register])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -104,54 +182,46 @@ import Testing
 /// Template from `canary init json-api`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct JSONAPILeakTests {
+  /// Replace with your request kind: a GET with a bearer token, an API key and a custom header, an
+  /// account number in the path and a cursor in the query, answered with JSON holding an IBAN.
+  static let accountStatements = RequestKind(
+    name: "accounts", summary: "a JSON API call with Authorization, an API key and a custom auth header"
+  ) { p in
+    let bearer = p.canary(.jwt, at: .requestHeader("Authorization"))
+    let apiKey = p.canary(.token, at: .requestHeader("X-API-Key"))
+    let deviceToken = p.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
+    let account = p.canary(.number, at: .requestURL(.path(2)))
+    let cursor = p.canary(.token, at: .requestURL(.query("cursor")))
+    let iban = p.canary(.number, at: .responseBody(.json("statements[0].iban")))
+
+    // Replace with your server's response.
+    let path = p.path(account, "statements")  // /<tracer>/accounts/<account>/statements
+    p.server.on(.get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
+
+    // Replace with your client's API call.
+    return [
+      p.request(
+        "GET", p.url(path, query: [("limit", "20"), ("cursor", cursor)]),
+        headers: [
+          ("Authorization", "Bearer \(bearer)"), ("X-API-Key", apiKey), ("X-Acme-Device-Token", deviceToken),
+          ("Accept", "application/json"),
+        ])
+    ]
+  }
+
   @Test func apiCallLogsNoHeaderPathOrResponseSecret() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
     // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
     defer { urlSession.invalidateAndCancel() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
-    let bearer = trap.canary(.jwt, at: .requestHeader("Authorization"))
-    let apiKey = trap.canary(.token, at: .requestHeader("X-API-Key"))
-    let deviceToken = trap.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
-    let account = trap.canary(.number, at: .requestURL(.path(2)))
-    let cursor = trap.canary(.token, at: .requestURL(.query("cursor")))
-    let iban = trap.canary(.number, at: .responseBody(.json("statements[0].iban")))
-
-    // Replace with your server's response.
-    let path = "/\(trap.tracer)/accounts/\(account)/statements"
-    trap.server.on(
-      .get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
-
-    // Replace with your client's API call.
-    var components = URLComponents(url: trap.baseURL, resolvingAgainstBaseURL: false)!
-    components.path = path
-    components.queryItems = [
-      URLQueryItem(name: "limit", value: "20"), URLQueryItem(name: "cursor", value: cursor),
-    ]
-    var request = URLRequest(url: components.url!)
-    request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
-    request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
-    request.setValue(deviceToken, forHTTPHeaderField: "X-Acme-Device-Token")
-    request.setValue("application/json", forHTTPHeaderField: "Accept")
-    let (_, response) = try await exchange(request, through: transport, in: trap)
-
-    #expect(response.statusCode == 200, "the exchange did not go as scripted")
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.accountStatements])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -188,24 +258,19 @@ import Testing
 /// Template from `canary init multipart`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct MultipartUploadLeakTests {
-  @Test func uploadLogsNoFieldFileOrFilename() async throws {
-    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-    let log = trap.memoryLog()
-    let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
-    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
-
-    let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
-    let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
-    let filename = trap.canary(.token, at: .requestBody(.multipartFilename("document")))
-    let uploadID = trap.canary(.token, at: .responseBody(.json("upload_id")))
+  /// Replace with your request kind: a multipart upload with a text field, a file and its
+  /// filename, answered `201` with an upload ID.
+  static let upload = RequestKind(
+    name: "uploads", summary: "a multipart upload with a text field, a file and its filename"
+  ) { p in
+    let caption = p.canary(.token, at: .requestBody(.multipartField("caption")))
+    let content = p.canary(.uuid, at: .requestBody(.multipartFile("document")))
+    let filename = p.canary(.token, at: .requestBody(.multipartFilename("document")))
+    let uploadID = p.canary(.token, at: .responseBody(.json("upload_id")))
 
     // Replace with your server's response.
-    let path = "/\(trap.tracer)/uploads"
-    trap.server.on(
-      .post, path, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
+    p.server.on(
+      .post, p.route, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
 
     // Replace with your client's upload call (your multipart encoder, your file).
     let boundary = "Boundary-\(UUID().uuidString)"
@@ -217,26 +282,26 @@ import Testing
         "--\(boundary)\r\nContent-Disposition: form-data; name=\"document\"; filename=\"\(filename)\"\r\nContent-Type: text/plain\r\n\r\nscan of \(content)\r\n"
           .utf8))
     body.append(Data("--\(boundary)--\r\n".utf8))
-    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-    request.httpMethod = "POST"
-    request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
-    request.httpBody = body
-    let (_, response) = try await exchange(request, through: transport, in: trap)
+    return [
+      p.request(
+        "POST", p.url(p.route), headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")],
+        body: body)
+    ]
+  }
 
-    #expect(response.statusCode == 201, "the exchange did not go as scripted")
+  @Test func uploadLogsNoFieldFileOrFilename() async throws {
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.upload])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -362,55 +427,50 @@ import Testing
 /// Template from `canary init sign-in`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct SignInLeakTests {
+  /// Replace with your request kind: the sign-in (credentials up in a JSON body; tokens, a user ID
+  /// and a session cookie back), then a request the session cookie goes back with from the
+  /// session's cookie store. It sets cookies, so it sends to `p.cookieURL`, on a host of its own.
+  static let signIn = RequestKind(
+    name: "auth", summary: "sign-in with tokens in the body and a session cookie", setsCookies: true
+  ) { p in
+    let email = p.canary(.email, at: .requestBody(.json("email")))
+    let password = p.canary(.password, at: .requestBody(.json("password")))
+    let accessToken = p.canary(.jwt, at: .responseBody(.json("access_token")))
+    let refreshToken = p.canary(.token, at: .responseBody(.json("refresh_token")))
+    let userID = p.canary(.uuid, at: .responseBody(.json("user.id")))
+    let session = p.canary(.token, at: .responseCookie("session"))
+
+    // Replace with your server's responses: keep every canary where your API puts real data.
+    p.server.on(
+      .post, p.path("signin"),
+      respond: .json(
+        #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
+      ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
+    p.server.on(.get, p.path("me"), respond: .json(#"{"signed_in":true}"#))
+
+    // Replace with your client's sign-in call and the request after it.
+    let credentials = #"{"email":"\#(email)","password":"\#(password)"}"#
+    return [
+      p.request(
+        "POST", p.cookieURL(p.path("signin")), headers: [("Content-Type", "application/json")],
+        body: Data(credentials.utf8)),
+      p.request("GET", p.cookieURL(p.path("me"))),
+    ]
+  }
+
   @Test func signInLogsNoCredentialTokenOrCookie() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
     // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
     defer { urlSession.invalidateAndCancel() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
-    let email = trap.canary(.email, at: .requestBody(.json("email")))
-    let password = trap.canary(.password, at: .requestBody(.json("password")))
-    let accessToken = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-    let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
-    let userID = trap.canary(.uuid, at: .responseBody(.json("user.id")))
-    let session = trap.canary(.token, at: .responseCookie("session"))
-
-    // Replace with your server's responses: keep every canary where your API puts real data.
-    let route = "/\(trap.tracer)/auth"
-    trap.server.on(
-      .post, "\(route)/signin",
-      respond: .json(
-        #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
-      ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
-    trap.server.on(.get, "\(route)/me", respond: .json(#"{"signed_in":true}"#))
-
-    // Replace with your client's sign-in call.
-    var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
-    signIn.httpMethod = "POST"
-    signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    signIn.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
-    let (_, signInResponse) = try await exchange(signIn, through: transport, in: trap)
-    let (_, meResponse) = try await exchange(
-      URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/me")), through: transport, in: trap)
-
-    #expect(
-      signInResponse.statusCode == 200 && meResponse.statusCode == 200, "the exchange did not go as scripted")
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.signIn])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -448,47 +508,39 @@ import Testing
 /// Template from `canary init signed-download`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct SignedDownloadLeakTests {
+  /// Replace with your request kind: a download answered with a `302` to a signed URL (a file
+  /// token in its path, a signature and a credential in its query), which serves the file.
+  static let signedDownload = RequestKind(
+    name: "files", summary: "a redirect to a signed download URL"
+  ) { p in
+    let fileToken = p.canary(.token, at: .redirect(hop: 1, .path(2)))
+    let signature = p.canary(.token, at: .redirect(hop: 1, .query("sig")))
+    let credential = p.canary(.token, at: .redirect(hop: 1, .query("credential")))
+
+    // Replace with your server's redirect: keep the signature where your storage provider puts it.
+    p.server.on(
+      .get, p.path("report"),
+      respond: .redirect(
+        302, to: "\(p.path(fileToken))?sig=\(signature)&credential=\(credential)&expires=600"))
+    p.server.on(.get, p.path(fileToken), respond: .text("%PDF-1.7 report"))
+
+    // Replace with your client's download call.
+    return [p.request("GET", p.url(p.path("report")))]
+  }
+
   @Test func downloadLogsNoSignedLocationOrFinalURL() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
     // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
     defer { urlSession.invalidateAndCancel() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
-    let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
-    let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
-    let credential = trap.canary(.token, at: .redirect(hop: 1, .query("credential")))
-
-    // Replace with your server's redirect: keep the signature where your storage provider puts it.
-    let route = "/\(trap.tracer)/files"
-    trap.server.on(
-      .get, "\(route)/report",
-      respond: .redirect(
-        302, to: "\(route)/\(fileToken)?sig=\(signature)&credential=\(credential)&expires=600"))
-    trap.server.on(.get, "\(route)/\(fileToken)", respond: .text("%PDF-1.7 report"))
-
-    // Replace with your client's download call.
-    let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/report"))
-    let (data, response) = try await exchange(request, through: transport, in: trap)
-
-    #expect(
-      response.statusCode == 200 && String(decoding: data, as: UTF8.self).hasPrefix("%PDF"),
-      "the exchange did not go as scripted")
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.signedDownload])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -526,68 +578,146 @@ import Testing
 /// Template from `canary init token-refresh`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct TokenRefreshLeakTests {
-  @Test func refreshLogsNoExpiredRefreshOrNewToken() async throws {
-    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-    let log = trap.memoryLog()
-    let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
-    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
-
-    let expired = trap.canary(.jwt, at: .requestHeader("Authorization"))
-    let challenge = trap.canary(.token, at: .responseHeader("WWW-Authenticate"))
-    let refreshToken = trap.canary(.token, at: .requestBody(.form("refresh_token")))
-    let newAccess = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-    let newRefresh = trap.canary(.token, at: .responseBody(.json("refresh_token")))
+  /// Replace with your request kind: a request with an expired token, answered `401` with a
+  /// `WWW-Authenticate` challenge; the refresh, answered with new tokens; the retry with the new
+  /// access token, answered `200`. The kind sends the three requests in order, as your client's
+  /// refresh flow (an interceptor, an auth actor) would.
+  static let tokenRefresh = RequestKind(
+    name: "api", summary: "token refresh after a 401 challenge"
+  ) { p in
+    let expired = p.canary(.jwt, at: .requestHeader("Authorization"))
+    let challenge = p.canary(.token, at: .responseHeader("WWW-Authenticate"))
+    let refreshToken = p.canary(.token, at: .requestBody(.form("refresh_token")))
+    let newAccess = p.canary(.jwt, at: .responseBody(.json("access_token")))
+    let newRefresh = p.canary(.token, at: .responseBody(.json("refresh_token")))
 
     // Replace with your server's responses.
-    let route = "/\(trap.tracer)/api"
-    trap.server.on(.get, "\(route)/orders") { request in
+    p.server.on(.get, p.path("orders")) { request in
       guard request.headers["Authorization"] == "Bearer \(newAccess)" else {
         return .json(#"{"error":"invalid_token"}"#, status: 401)
           .header("WWW-Authenticate", #"Bearer error="invalid_token", error_description="\#(challenge)""#)
       }
       return .json(#"{"orders":[],"count":0}"#)
     }
-    trap.server.on(
-      .post, "\(route)/oauth/token",
+    p.server.on(
+      .post, p.path("oauth", "token"),
       respond: .json(#"{"access_token":"\#(newAccess)","refresh_token":"\#(newRefresh)","expires_in":3600}"#))
 
-    // Replace with your client's refresh flow (usually an interceptor or an auth actor).
-    var orders = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/orders"))
-    orders.setValue("Bearer \(expired)", forHTTPHeaderField: "Authorization")
-    let (_, refused) = try await exchange(orders, through: transport, in: trap)
-    var refresh = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/oauth/token"))
-    refresh.httpMethod = "POST"
-    refresh.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-    refresh.httpBody = Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)
-    let (tokens, _) = try await exchange(refresh, through: transport, in: trap)
-    let issued = try JSONSerialization.jsonObject(with: tokens) as? [String: Any]
-    let accessToken = issued?["access_token"] as? String ?? ""
-    orders.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-    let (_, response) = try await exchange(orders, through: transport, in: trap)
+    // Replace with your client's refresh flow: the refused request, the refresh, the retry.
+    let orders = p.url(p.path("orders"))
+    return [
+      p.request("GET", orders, headers: [("Authorization", "Bearer \(expired)")]),
+      p.request(
+        "POST", p.url(p.path("oauth", "token")),
+        headers: [("Content-Type", "application/x-www-form-urlencoded")],
+        body: Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)),
+      p.request("GET", orders, headers: [("Authorization", "Bearer \(newAccess)")]),
+    ]
+  }
 
-    #expect(refused.statusCode == 401 && response.statusCode == 200, "the exchange did not go as scripted")
+  @Test func refreshLogsNoExpiredRefreshOrNewToken() async throws {
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.tokenRefresh])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
 /// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
 /// scope sees the log was written during the run), the status and the size, as a client with a
 /// careful logger does. Delete it once the test builds your client instead.
+private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
+  let network = Transport.urlSession(session)
+  return Transport { request in
+    let (data, response) = try await network.send(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let route = request.url?.pathComponents.dropFirst().first ?? ""
+    log.write("\(request.httpMethod ?? "GET") /\(route)/… → \(status) \(data.count) bytes")
+    return (data, response)
+  }
+}
+
+"""#####,
+    "CustomKindLeakXCTests.swift": #####"""
+import CanaryTrap
+import CanaryTrapTesting
+import Foundation
+import XCTest
+
+// @testable import YourApp  // Replace with your app's module: the one that holds your API client
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A request kind of your own: `PATCH /profile` with a nested JSON body and a bearer token, which
+/// the server rejects with `422 Unprocessable Entity`, a JSON error body and a correlation header,
+/// all carrying canaries. The rejection is a normal answer: the app's error path must log it
+/// without the secrets in it.
+///
+/// Template from `canary init custom-kind --xctest`: replace the code marked
+/// `// Replace with your API client` with your app's client, and the kind with your own request
+/// (see the article "Writing your own request kind").
+final class CustomKindLeakXCTests: CanaryTrapTestCase {
+  /// Replace with your request kind: mint a canary for every place your request and its answer
+  /// carry data, script the server's answer, and return the requests to send, in order.
+  static let profileUpdate = RequestKind(
+    name: "profile", summary: "PATCH /profile with a nested JSON body, rejected with 422 and a JSON error"
+  ) { p in
+    // Request side: each is proven when the server received it where it was planted.
+    let token = p.canary(.token, at: .requestHeader("Authorization"))
+    let email = p.canary(.email, at: .requestBody(.json("profile.contact.email")))
+    let phone = p.canary(.number, at: .requestBody(.json("profile.contact.phone")))
+    // Response side: each is proven when the transport handed it back to the app.
+    let correlation = p.canary(.uuid, at: .responseHeader("X-Correlation-ID"))
+    let traceID = p.canary(.token, at: .responseBody(.json("error.trace_id")))
+    let rejected = p.canary(.email, at: .responseBody(.json("error.field.rejected")))
+
+    // The server's answer: status, headers and body, as your API answers a rejected update.
+    let error =
+      #"{"error":{"code":"validation_failed","trace_id":"\#(traceID)","field":{"name":"email","rejected":"\#(rejected)"}}}"#
+    p.server.on(.patch, p.route, respond: .json(error, status: 422).header("X-Correlation-ID", correlation))
+
+    let body = #"{"profile":{"name":"Ada","contact":{"email":"\#(email)","phone":"\#(phone)"}}}"#
+    return [
+      p.request(
+        "PATCH", p.url(p.route),
+        headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+        body: Data(body.utf8))
+    ]
+  }
+
+  func testRejectedProfileUpdateLogsNoSecret() async throws {
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    let result = try await trap.runMatrix(through: transport, kinds: [Self.profileUpdate])
+
+    // Ends the scope (one failure per leak, undelivered canary or silent sink) and prints the
+    // per-location table: one line per planted location, its delivery and the sinks it leaked into.
+    if let report = await expectNoLeaks() { print(result.attaching(report).coverageTable) }
+  }
+}
+
+/// Replace with your API client: this stand-in sends through `session` and logs one line per
+/// exchange with the method, the route's first path segment (where the trap's tracer sits, so the
+/// scope sees the log was written during the run), the status and the size, as a client with a
+/// careful logger does, on success and on failure alike. Delete it once the test builds your client.
 private func standInClient(_ session: URLSession, logging log: MemoryLog) -> Transport {
   let network = Transport.urlSession(session)
   return Transport { request in
@@ -619,23 +749,17 @@ import XCTest
 /// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class GraphQLLeakXCTests: CanaryTrapTestCase {
-  func testGraphQLLogsNoVariablesOrResponseData() async throws {
-    let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-    let log = trap.memoryLog()
-    let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
-    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
-
-    let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
-    let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
-    let token = trap.canary(.token, at: .responseBody(.json("data.register.token")))
+  /// Replace with your request kind: a GraphQL mutation whose variables carry an email and a phone
+  /// number, answered with a token in the response data.
+  static let register = RequestKind(
+    name: "graphql", summary: "a GraphQL POST with variables and a token in the response"
+  ) { p in
+    let email = p.canary(.email, at: .requestBody(.json("variables.input.email")))
+    let phone = p.canary(.number, at: .requestBody(.json("variables.input.phone")))
+    let token = p.canary(.token, at: .responseBody(.json("data.register.token")))
 
     // Replace with your server's response.
-    let path = "/\(trap.tracer)/graphql"
-    trap.server.on(
-      .post, path, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
+    p.server.on(.post, p.route, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
 
     // Replace with your client's GraphQL call.
     let operation: [String: Any] = [
@@ -643,27 +767,27 @@ final class GraphQLLeakXCTests: CanaryTrapTestCase {
       "query": "mutation Register($input: RegisterInput!) { register(input: $input) { id token } }",
       "variables": ["input": ["email": email, "phone": phone]],
     ]
-    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = try JSONSerialization.data(withJSONObject: operation)
-    let (_, response) = try await exchange(request, through: transport, in: trap)
+    return [
+      p.request(
+        "POST", p.url(p.route), headers: [("Content-Type", "application/json")],
+        body: try JSONSerialization.data(withJSONObject: operation))
+    ]
+  }
 
-    XCTAssertTrue(response.statusCode == 200, "the exchange did not go as scripted")
+  func testGraphQLLogsNoVariablesOrResponseData() async throws {
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.register])
     await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -702,55 +826,47 @@ import XCTest
 /// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class JSONAPILeakXCTests: CanaryTrapTestCase {
+  /// Replace with your request kind: a GET with a bearer token, an API key and a custom header, an
+  /// account number in the path and a cursor in the query, answered with JSON holding an IBAN.
+  static let accountStatements = RequestKind(
+    name: "accounts", summary: "a JSON API call with Authorization, an API key and a custom auth header"
+  ) { p in
+    let bearer = p.canary(.jwt, at: .requestHeader("Authorization"))
+    let apiKey = p.canary(.token, at: .requestHeader("X-API-Key"))
+    let deviceToken = p.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
+    let account = p.canary(.number, at: .requestURL(.path(2)))
+    let cursor = p.canary(.token, at: .requestURL(.query("cursor")))
+    let iban = p.canary(.number, at: .responseBody(.json("statements[0].iban")))
+
+    // Replace with your server's response.
+    let path = p.path(account, "statements")  // /<tracer>/accounts/<account>/statements
+    p.server.on(.get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
+
+    // Replace with your client's API call.
+    return [
+      p.request(
+        "GET", p.url(path, query: [("limit", "20"), ("cursor", cursor)]),
+        headers: [
+          ("Authorization", "Bearer \(bearer)"), ("X-API-Key", apiKey), ("X-Acme-Device-Token", deviceToken),
+          ("Accept", "application/json"),
+        ])
+    ]
+  }
+
   func testApiCallLogsNoHeaderPathOrResponseSecret() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
     // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
     defer { urlSession.invalidateAndCancel() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
-    let bearer = trap.canary(.jwt, at: .requestHeader("Authorization"))
-    let apiKey = trap.canary(.token, at: .requestHeader("X-API-Key"))
-    let deviceToken = trap.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
-    let account = trap.canary(.number, at: .requestURL(.path(2)))
-    let cursor = trap.canary(.token, at: .requestURL(.query("cursor")))
-    let iban = trap.canary(.number, at: .responseBody(.json("statements[0].iban")))
-
-    // Replace with your server's response.
-    let path = "/\(trap.tracer)/accounts/\(account)/statements"
-    trap.server.on(
-      .get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
-
-    // Replace with your client's API call.
-    var components = URLComponents(url: trap.baseURL, resolvingAgainstBaseURL: false)!
-    components.path = path
-    components.queryItems = [
-      URLQueryItem(name: "limit", value: "20"), URLQueryItem(name: "cursor", value: cursor),
-    ]
-    var request = URLRequest(url: components.url!)
-    request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
-    request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
-    request.setValue(deviceToken, forHTTPHeaderField: "X-Acme-Device-Token")
-    request.setValue("application/json", forHTTPHeaderField: "Accept")
-    let (_, response) = try await exchange(request, through: transport, in: trap)
-
-    XCTAssertTrue(response.statusCode == 200, "the exchange did not go as scripted")
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.accountStatements])
     await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -788,24 +904,19 @@ import XCTest
 /// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class MultipartUploadLeakXCTests: CanaryTrapTestCase {
-  func testUploadLogsNoFieldFileOrFilename() async throws {
-    let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-    let log = trap.memoryLog()
-    let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
-    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
-
-    let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
-    let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
-    let filename = trap.canary(.token, at: .requestBody(.multipartFilename("document")))
-    let uploadID = trap.canary(.token, at: .responseBody(.json("upload_id")))
+  /// Replace with your request kind: a multipart upload with a text field, a file and its
+  /// filename, answered `201` with an upload ID.
+  static let upload = RequestKind(
+    name: "uploads", summary: "a multipart upload with a text field, a file and its filename"
+  ) { p in
+    let caption = p.canary(.token, at: .requestBody(.multipartField("caption")))
+    let content = p.canary(.uuid, at: .requestBody(.multipartFile("document")))
+    let filename = p.canary(.token, at: .requestBody(.multipartFilename("document")))
+    let uploadID = p.canary(.token, at: .responseBody(.json("upload_id")))
 
     // Replace with your server's response.
-    let path = "/\(trap.tracer)/uploads"
-    trap.server.on(
-      .post, path, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
+    p.server.on(
+      .post, p.route, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
 
     // Replace with your client's upload call (your multipart encoder, your file).
     let boundary = "Boundary-\(UUID().uuidString)"
@@ -817,27 +928,27 @@ final class MultipartUploadLeakXCTests: CanaryTrapTestCase {
         "--\(boundary)\r\nContent-Disposition: form-data; name=\"document\"; filename=\"\(filename)\"\r\nContent-Type: text/plain\r\n\r\nscan of \(content)\r\n"
           .utf8))
     body.append(Data("--\(boundary)--\r\n".utf8))
-    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-    request.httpMethod = "POST"
-    request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
-    request.httpBody = body
-    let (_, response) = try await exchange(request, through: transport, in: trap)
+    return [
+      p.request(
+        "POST", p.url(p.route), headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")],
+        body: body)
+    ]
+  }
 
-    XCTAssertTrue(response.statusCode == 201, "the exchange did not go as scripted")
+  func testUploadLogsNoFieldFileOrFilename() async throws {
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.upload])
     await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -965,56 +1076,51 @@ import XCTest
 /// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class SignInLeakXCTests: CanaryTrapTestCase {
+  /// Replace with your request kind: the sign-in (credentials up in a JSON body; tokens, a user ID
+  /// and a session cookie back), then a request the session cookie goes back with from the
+  /// session's cookie store. It sets cookies, so it sends to `p.cookieURL`, on a host of its own.
+  static let signIn = RequestKind(
+    name: "auth", summary: "sign-in with tokens in the body and a session cookie", setsCookies: true
+  ) { p in
+    let email = p.canary(.email, at: .requestBody(.json("email")))
+    let password = p.canary(.password, at: .requestBody(.json("password")))
+    let accessToken = p.canary(.jwt, at: .responseBody(.json("access_token")))
+    let refreshToken = p.canary(.token, at: .responseBody(.json("refresh_token")))
+    let userID = p.canary(.uuid, at: .responseBody(.json("user.id")))
+    let session = p.canary(.token, at: .responseCookie("session"))
+
+    // Replace with your server's responses: keep every canary where your API puts real data.
+    p.server.on(
+      .post, p.path("signin"),
+      respond: .json(
+        #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
+      ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
+    p.server.on(.get, p.path("me"), respond: .json(#"{"signed_in":true}"#))
+
+    // Replace with your client's sign-in call and the request after it.
+    let credentials = #"{"email":"\#(email)","password":"\#(password)"}"#
+    return [
+      p.request(
+        "POST", p.cookieURL(p.path("signin")), headers: [("Content-Type", "application/json")],
+        body: Data(credentials.utf8)),
+      p.request("GET", p.cookieURL(p.path("me"))),
+    ]
+  }
+
   func testSignInLogsNoCredentialTokenOrCookie() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
     // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
     defer { urlSession.invalidateAndCancel() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
-    let email = trap.canary(.email, at: .requestBody(.json("email")))
-    let password = trap.canary(.password, at: .requestBody(.json("password")))
-    let accessToken = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-    let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
-    let userID = trap.canary(.uuid, at: .responseBody(.json("user.id")))
-    let session = trap.canary(.token, at: .responseCookie("session"))
-
-    // Replace with your server's responses: keep every canary where your API puts real data.
-    let route = "/\(trap.tracer)/auth"
-    trap.server.on(
-      .post, "\(route)/signin",
-      respond: .json(
-        #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
-      ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
-    trap.server.on(.get, "\(route)/me", respond: .json(#"{"signed_in":true}"#))
-
-    // Replace with your client's sign-in call.
-    var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
-    signIn.httpMethod = "POST"
-    signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    signIn.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
-    let (_, signInResponse) = try await exchange(signIn, through: transport, in: trap)
-    let (_, meResponse) = try await exchange(
-      URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/me")), through: transport, in: trap)
-
-    XCTAssertTrue(
-      signInResponse.statusCode == 200 && meResponse.statusCode == 200, "the exchange did not go as scripted")
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.signIn])
     await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -1053,48 +1159,40 @@ import XCTest
 /// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class SignedDownloadLeakXCTests: CanaryTrapTestCase {
+  /// Replace with your request kind: a download answered with a `302` to a signed URL (a file
+  /// token in its path, a signature and a credential in its query), which serves the file.
+  static let signedDownload = RequestKind(
+    name: "files", summary: "a redirect to a signed download URL"
+  ) { p in
+    let fileToken = p.canary(.token, at: .redirect(hop: 1, .path(2)))
+    let signature = p.canary(.token, at: .redirect(hop: 1, .query("sig")))
+    let credential = p.canary(.token, at: .redirect(hop: 1, .query("credential")))
+
+    // Replace with your server's redirect: keep the signature where your storage provider puts it.
+    p.server.on(
+      .get, p.path("report"),
+      respond: .redirect(
+        302, to: "\(p.path(fileToken))?sig=\(signature)&credential=\(credential)&expires=600"))
+    p.server.on(.get, p.path(fileToken), respond: .text("%PDF-1.7 report"))
+
+    // Replace with your client's download call.
+    return [p.request("GET", p.url(p.path("report")))]
+  }
+
   func testDownloadLogsNoSignedLocationOrFinalURL() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
     // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
     defer { urlSession.invalidateAndCancel() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
-    let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
-    let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
-    let credential = trap.canary(.token, at: .redirect(hop: 1, .query("credential")))
-
-    // Replace with your server's redirect: keep the signature where your storage provider puts it.
-    let route = "/\(trap.tracer)/files"
-    trap.server.on(
-      .get, "\(route)/report",
-      respond: .redirect(
-        302, to: "\(route)/\(fileToken)?sig=\(signature)&credential=\(credential)&expires=600"))
-    trap.server.on(.get, "\(route)/\(fileToken)", respond: .text("%PDF-1.7 report"))
-
-    // Replace with your client's download call.
-    let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/report"))
-    let (data, response) = try await exchange(request, through: transport, in: trap)
-
-    XCTAssertTrue(
-      response.statusCode == 200 && String(decoding: data, as: UTF8.self).hasPrefix("%PDF"),
-      "the exchange did not go as scripted")
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.signedDownload])
     await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
@@ -1133,64 +1231,57 @@ import XCTest
 /// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class TokenRefreshLeakXCTests: CanaryTrapTestCase {
-  func testRefreshLogsNoExpiredRefreshOrNewToken() async throws {
-    let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-    let log = trap.memoryLog()
-    let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
-    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
-
-    let expired = trap.canary(.jwt, at: .requestHeader("Authorization"))
-    let challenge = trap.canary(.token, at: .responseHeader("WWW-Authenticate"))
-    let refreshToken = trap.canary(.token, at: .requestBody(.form("refresh_token")))
-    let newAccess = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-    let newRefresh = trap.canary(.token, at: .responseBody(.json("refresh_token")))
+  /// Replace with your request kind: a request with an expired token, answered `401` with a
+  /// `WWW-Authenticate` challenge; the refresh, answered with new tokens; the retry with the new
+  /// access token, answered `200`. The kind sends the three requests in order, as your client's
+  /// refresh flow (an interceptor, an auth actor) would.
+  static let tokenRefresh = RequestKind(
+    name: "api", summary: "token refresh after a 401 challenge"
+  ) { p in
+    let expired = p.canary(.jwt, at: .requestHeader("Authorization"))
+    let challenge = p.canary(.token, at: .responseHeader("WWW-Authenticate"))
+    let refreshToken = p.canary(.token, at: .requestBody(.form("refresh_token")))
+    let newAccess = p.canary(.jwt, at: .responseBody(.json("access_token")))
+    let newRefresh = p.canary(.token, at: .responseBody(.json("refresh_token")))
 
     // Replace with your server's responses.
-    let route = "/\(trap.tracer)/api"
-    trap.server.on(.get, "\(route)/orders") { request in
+    p.server.on(.get, p.path("orders")) { request in
       guard request.headers["Authorization"] == "Bearer \(newAccess)" else {
         return .json(#"{"error":"invalid_token"}"#, status: 401)
           .header("WWW-Authenticate", #"Bearer error="invalid_token", error_description="\#(challenge)""#)
       }
       return .json(#"{"orders":[],"count":0}"#)
     }
-    trap.server.on(
-      .post, "\(route)/oauth/token",
+    p.server.on(
+      .post, p.path("oauth", "token"),
       respond: .json(#"{"access_token":"\#(newAccess)","refresh_token":"\#(newRefresh)","expires_in":3600}"#))
 
-    // Replace with your client's refresh flow (usually an interceptor or an auth actor).
-    var orders = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/orders"))
-    orders.setValue("Bearer \(expired)", forHTTPHeaderField: "Authorization")
-    let (_, refused) = try await exchange(orders, through: transport, in: trap)
-    var refresh = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/oauth/token"))
-    refresh.httpMethod = "POST"
-    refresh.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-    refresh.httpBody = Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)
-    let (tokens, _) = try await exchange(refresh, through: transport, in: trap)
-    let issued = try JSONSerialization.jsonObject(with: tokens) as? [String: Any]
-    let accessToken = issued?["access_token"] as? String ?? ""
-    orders.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-    let (_, response) = try await exchange(orders, through: transport, in: trap)
+    // Replace with your client's refresh flow: the refused request, the refresh, the retry.
+    let orders = p.url(p.path("orders"))
+    return [
+      p.request("GET", orders, headers: [("Authorization", "Bearer \(expired)")]),
+      p.request(
+        "POST", p.url(p.path("oauth", "token")),
+        headers: [("Content-Type", "application/x-www-form-urlencoded")],
+        body: Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)),
+      p.request("GET", orders, headers: [("Authorization", "Bearer \(newAccess)")]),
+    ]
+  }
 
-    XCTAssertTrue(
-      refused.statusCode == 401 && response.statusCode == 200, "the exchange did not go as scripted")
+  func testRefreshLogsNoExpiredRefreshOrNewToken() async throws {
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.tokenRefresh])
     await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per

@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryCLI
@@ -81,22 +82,93 @@ private let templatesFolder = URL(fileURLWithPath: #filePath)
     #expect(captured.standardError.contains("unknown kind 'soap'; choose one of: sign-in, json-api"))
   }
 
-  @Test func everyXcodeTemplateHasItsInfoAndBothFlavours() throws {
-    let xcode = templatesFolder.deletingLastPathComponent().appendingPathComponent("Xcode")
-    let templates = try FileManager.default.contentsOfDirectory(atPath: xcode.path).filter {
-      $0.hasSuffix(".xctemplate")
+  @Test func writesEveryXcodeTemplateFromTheEmbeddedSources() async throws {
+    let directory = temporaryDirectory().appendingPathComponent("File Templates/CanaryTrap")
+    defer {
+      try? FileManager.default.removeItem(
+        at: directory.deletingLastPathComponent().deletingLastPathComponent())
     }
-    #expect(templates.count == TemplateCatalog.kinds.count)
-    for template in templates {
-      let folder = xcode.appendingPathComponent(template)
+    let captured = CapturedIO()
+
+    #expect(
+      await InitCommand.run(["--xcode-templates", directory.path], io: captured.io) == ExitStatus.success,
+      "\(captured.standardError)")
+
+    let templates = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    #expect(templates == TemplateCatalog.kinds.map(XcodeTemplates.folderName(of:)).sorted())
+    for kind in TemplateCatalog.kinds {
+      let folder = directory.appendingPathComponent(XcodeTemplates.folderName(of: kind))
       let info = try Data(contentsOf: folder.appendingPathComponent("TemplateInfo.plist"))
-      let plist = try PropertyListSerialization.propertyList(from: info, format: nil) as? [String: Any]
-      #expect(plist?["Kind"] as? String == "Xcode.IDEFoundation.TextSubstitutionFileTemplateKind")
-      for flavour in ["Swift Testing", "XCTest"] {
+      #expect(String(decoding: info, as: UTF8.self) == XcodeTemplates.info(of: kind))
+      #expect(String(decoding: info, as: UTF8.self).contains("<string>\(kind.suiteName)</string>"))
+      for (flavour, xctest) in [("Swift Testing", false), ("XCTest", true)] {
         let source = try String(
           contentsOf: folder.appendingPathComponent("\(flavour)/___FILEBASENAME___.swift"), encoding: .utf8)
-        #expect(source.contains("___FILEBASENAMEASIDENTIFIER___"), "\(template)/\(flavour)")
+        let typeName = String(kind.fileName(xctest: xctest).dropLast(".swift".count))
+        #expect(source.contains("___FILEBASENAMEASIDENTIFIER___"), "\(kind.name)/\(flavour)")
+        #expect(!source.contains(typeName), "\(kind.name)/\(flavour) still names \(typeName)")
+        #expect(
+          source.replacingOccurrences(of: "___FILEBASENAMEASIDENTIFIER___", with: typeName)
+            == (try onDisk(kind, xctest: xctest)), "\(kind.name)/\(flavour)")
       }
     }
+    #expect(captured.standardOutput.contains("Wrote \(TemplateCatalog.kinds.count) Xcode file templates"))
+  }
+
+  @Test func everyXcodeTemplateInfoIsAValidPropertyList() throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let plists = try TemplateCatalog.kinds.map { kind in
+      let file = directory.appendingPathComponent("\(kind.name).plist")
+      try Data(XcodeTemplates.info(of: kind).utf8).write(to: file)
+      return file.path
+    }
+    let check: (tool: String, arguments: [String])
+    if let xmllint = ExternalTools.path(of: "xmllint") {
+      check = (xmllint, ["--noout"] + plists)
+    } else if let python = ExternalTools.require("python3", for: "checking TemplateInfo.plist (no xmllint)") {
+      let script = "import plistlib, sys\nfor path in sys.argv[1:]:\n    plistlib.load(open(path, 'rb'))\n"
+      check = (python, ["-c", script] + plists)
+    } else {
+      return
+    }
+    let process = TestProcess()
+    process.executableURL = URL(fileURLWithPath: check.tool)
+    process.arguments = check.arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try ChildProcessLaunch.run(process)
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(check.tool): \(output)")
+  }
+
+  @Test func xcodeTemplatesAreNotOverwrittenWithoutForce() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let kind = try #require(TemplateCatalog.kind(named: "graphql"))
+    let mine = directory.appendingPathComponent("\(XcodeTemplates.folderName(of: kind))/TemplateInfo.plist")
+    try FileManager.default.createDirectory(
+      at: mine.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("mine\n".utf8).write(to: mine)
+    let captured = CapturedIO()
+
+    #expect(
+      await InitCommand.run(["--xcode-templates", directory.path], io: captured.io) == ExitStatus.usage)
+    #expect(try String(contentsOf: mine, encoding: .utf8) == "mine\n")
+    #expect(captured.standardError.contains("--force"), "\(captured.standardError)")
+    // Every file is checked before any is written: the refusal left no other template behind.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
+    #expect(
+      await InitCommand.run(["graphql", "--xcode-templates", directory.path], io: captured.io)
+        == ExitStatus.usage)
+    #expect(captured.standardError.contains("--xcode-templates writes every kind; give no KIND"))
+
+    #expect(
+      await InitCommand.run(["--xcode-templates", directory.path, "--force"], io: captured.io)
+        == ExitStatus.success)
+    #expect(try String(contentsOf: mine, encoding: .utf8) == XcodeTemplates.info(of: kind))
   }
 }

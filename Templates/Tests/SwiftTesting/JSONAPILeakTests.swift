@@ -16,54 +16,46 @@ import Testing
 /// Template from `canary init json-api`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct JSONAPILeakTests {
+  /// Replace with your request kind: a GET with a bearer token, an API key and a custom header, an
+  /// account number in the path and a cursor in the query, answered with JSON holding an IBAN.
+  static let accountStatements = RequestKind(
+    name: "accounts", summary: "a JSON API call with Authorization, an API key and a custom auth header"
+  ) { p in
+    let bearer = p.canary(.jwt, at: .requestHeader("Authorization"))
+    let apiKey = p.canary(.token, at: .requestHeader("X-API-Key"))
+    let deviceToken = p.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
+    let account = p.canary(.number, at: .requestURL(.path(2)))
+    let cursor = p.canary(.token, at: .requestURL(.query("cursor")))
+    let iban = p.canary(.number, at: .responseBody(.json("statements[0].iban")))
+
+    // Replace with your server's response.
+    let path = p.path(account, "statements")  // /<tracer>/accounts/<account>/statements
+    p.server.on(.get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
+
+    // Replace with your client's API call.
+    return [
+      p.request(
+        "GET", p.url(path, query: [("limit", "20"), ("cursor", cursor)]),
+        headers: [
+          ("Authorization", "Bearer \(bearer)"), ("X-API-Key", apiKey), ("X-Acme-Device-Token", deviceToken),
+          ("Accept", "application/json"),
+        ])
+    ]
+  }
+
   @Test func apiCallLogsNoHeaderPathOrResponseSecret() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
     // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
     defer { urlSession.invalidateAndCancel() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
-    let bearer = trap.canary(.jwt, at: .requestHeader("Authorization"))
-    let apiKey = trap.canary(.token, at: .requestHeader("X-API-Key"))
-    let deviceToken = trap.canary(.uuid, at: .requestHeader("X-Acme-Device-Token"))
-    let account = trap.canary(.number, at: .requestURL(.path(2)))
-    let cursor = trap.canary(.token, at: .requestURL(.query("cursor")))
-    let iban = trap.canary(.number, at: .responseBody(.json("statements[0].iban")))
-
-    // Replace with your server's response.
-    let path = "/\(trap.tracer)/accounts/\(account)/statements"
-    trap.server.on(
-      .get, path, respond: .json(#"{"statements":[{"id":"s-1","iban":"\#(iban)"}],"count":1}"#))
-
-    // Replace with your client's API call.
-    var components = URLComponents(url: trap.baseURL, resolvingAgainstBaseURL: false)!
-    components.path = path
-    components.queryItems = [
-      URLQueryItem(name: "limit", value: "20"), URLQueryItem(name: "cursor", value: cursor),
-    ]
-    var request = URLRequest(url: components.url!)
-    request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
-    request.setValue(apiKey, forHTTPHeaderField: "X-API-Key")
-    request.setValue(deviceToken, forHTTPHeaderField: "X-Acme-Device-Token")
-    request.setValue("application/json", forHTTPHeaderField: "Accept")
-    let (_, response) = try await exchange(request, through: transport, in: trap)
-
-    #expect(response.statusCode == 200, "the exchange did not go as scripted")
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.accountStatements])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per

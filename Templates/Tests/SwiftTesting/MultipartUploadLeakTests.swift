@@ -15,24 +15,19 @@ import Testing
 /// Template from `canary init multipart`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct MultipartUploadLeakTests {
-  @Test func uploadLogsNoFieldFileOrFilename() async throws {
-    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-    let log = trap.memoryLog()
-    let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
-    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
-
-    let caption = trap.canary(.token, at: .requestBody(.multipartField("caption")))
-    let content = trap.canary(.uuid, at: .requestBody(.multipartFile("document")))
-    let filename = trap.canary(.token, at: .requestBody(.multipartFilename("document")))
-    let uploadID = trap.canary(.token, at: .responseBody(.json("upload_id")))
+  /// Replace with your request kind: a multipart upload with a text field, a file and its
+  /// filename, answered `201` with an upload ID.
+  static let upload = RequestKind(
+    name: "uploads", summary: "a multipart upload with a text field, a file and its filename"
+  ) { p in
+    let caption = p.canary(.token, at: .requestBody(.multipartField("caption")))
+    let content = p.canary(.uuid, at: .requestBody(.multipartFile("document")))
+    let filename = p.canary(.token, at: .requestBody(.multipartFilename("document")))
+    let uploadID = p.canary(.token, at: .responseBody(.json("upload_id")))
 
     // Replace with your server's response.
-    let path = "/\(trap.tracer)/uploads"
-    trap.server.on(
-      .post, path, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
+    p.server.on(
+      .post, p.route, respond: .json(#"{"upload_id":"\#(uploadID)","status":"stored"}"#, status: 201))
 
     // Replace with your client's upload call (your multipart encoder, your file).
     let boundary = "Boundary-\(UUID().uuidString)"
@@ -44,26 +39,26 @@ import Testing
         "--\(boundary)\r\nContent-Disposition: form-data; name=\"document\"; filename=\"\(filename)\"\r\nContent-Type: text/plain\r\n\r\nscan of \(content)\r\n"
           .utf8))
     body.append(Data("--\(boundary)--\r\n".utf8))
-    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-    request.httpMethod = "POST"
-    request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
-    request.httpBody = body
-    let (_, response) = try await exchange(request, through: transport, in: trap)
+    return [
+      p.request(
+        "POST", p.url(p.route), headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")],
+        body: body)
+    ]
+  }
 
-    #expect(response.statusCode == 201, "the exchange did not go as scripted")
+  @Test func uploadLogsNoFieldFileOrFilename() async throws {
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.upload])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per

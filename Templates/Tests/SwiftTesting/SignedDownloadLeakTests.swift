@@ -16,47 +16,39 @@ import Testing
 /// Template from `canary init signed-download`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct SignedDownloadLeakTests {
+  /// Replace with your request kind: a download answered with a `302` to a signed URL (a file
+  /// token in its path, a signature and a credential in its query), which serves the file.
+  static let signedDownload = RequestKind(
+    name: "files", summary: "a redirect to a signed download URL"
+  ) { p in
+    let fileToken = p.canary(.token, at: .redirect(hop: 1, .path(2)))
+    let signature = p.canary(.token, at: .redirect(hop: 1, .query("sig")))
+    let credential = p.canary(.token, at: .redirect(hop: 1, .query("credential")))
+
+    // Replace with your server's redirect: keep the signature where your storage provider puts it.
+    p.server.on(
+      .get, p.path("report"),
+      respond: .redirect(
+        302, to: "\(p.path(fileToken))?sig=\(signature)&credential=\(credential)&expires=600"))
+    p.server.on(.get, p.path(fileToken), respond: .text("%PDF-1.7 report"))
+
+    // Replace with your client's download call.
+    return [p.request("GET", p.url(p.path("report")))]
+  }
+
   @Test func downloadLogsNoSignedLocationOrFinalURL() async throws {
     let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
     // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
     defer { urlSession.invalidateAndCancel() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
-    let fileToken = trap.canary(.token, at: .redirect(hop: 1, .path(2)))
-    let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
-    let credential = trap.canary(.token, at: .redirect(hop: 1, .query("credential")))
-
-    // Replace with your server's redirect: keep the signature where your storage provider puts it.
-    let route = "/\(trap.tracer)/files"
-    trap.server.on(
-      .get, "\(route)/report",
-      respond: .redirect(
-        302, to: "\(route)/\(fileToken)?sig=\(signature)&credential=\(credential)&expires=600"))
-    trap.server.on(.get, "\(route)/\(fileToken)", respond: .text("%PDF-1.7 report"))
-
-    // Replace with your client's download call.
-    let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/report"))
-    let (data, response) = try await exchange(request, through: transport, in: trap)
-
-    #expect(
-      response.statusCode == 200 && String(decoding: data, as: UTF8.self).hasPrefix("%PDF"),
-      "the exchange did not go as scripted")
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.signedDownload])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per

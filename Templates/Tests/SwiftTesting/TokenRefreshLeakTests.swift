@@ -16,62 +16,56 @@ import Testing
 /// Template from `canary init token-refresh`: replace the code marked `// Replace with your API client` with
 /// your app's client, and keep every planted location your request can carry.
 @Suite(.canaryTrap) struct TokenRefreshLeakTests {
-  @Test func refreshLogsNoExpiredRefreshOrNewToken() async throws {
-    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
-    // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-    let log = trap.memoryLog()
-    let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
-    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
-
-    let expired = trap.canary(.jwt, at: .requestHeader("Authorization"))
-    let challenge = trap.canary(.token, at: .responseHeader("WWW-Authenticate"))
-    let refreshToken = trap.canary(.token, at: .requestBody(.form("refresh_token")))
-    let newAccess = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-    let newRefresh = trap.canary(.token, at: .responseBody(.json("refresh_token")))
+  /// Replace with your request kind: a request with an expired token, answered `401` with a
+  /// `WWW-Authenticate` challenge; the refresh, answered with new tokens; the retry with the new
+  /// access token, answered `200`. The kind sends the three requests in order, as your client's
+  /// refresh flow (an interceptor, an auth actor) would.
+  static let tokenRefresh = RequestKind(
+    name: "api", summary: "token refresh after a 401 challenge"
+  ) { p in
+    let expired = p.canary(.jwt, at: .requestHeader("Authorization"))
+    let challenge = p.canary(.token, at: .responseHeader("WWW-Authenticate"))
+    let refreshToken = p.canary(.token, at: .requestBody(.form("refresh_token")))
+    let newAccess = p.canary(.jwt, at: .responseBody(.json("access_token")))
+    let newRefresh = p.canary(.token, at: .responseBody(.json("refresh_token")))
 
     // Replace with your server's responses.
-    let route = "/\(trap.tracer)/api"
-    trap.server.on(.get, "\(route)/orders") { request in
+    p.server.on(.get, p.path("orders")) { request in
       guard request.headers["Authorization"] == "Bearer \(newAccess)" else {
         return .json(#"{"error":"invalid_token"}"#, status: 401)
           .header("WWW-Authenticate", #"Bearer error="invalid_token", error_description="\#(challenge)""#)
       }
       return .json(#"{"orders":[],"count":0}"#)
     }
-    trap.server.on(
-      .post, "\(route)/oauth/token",
+    p.server.on(
+      .post, p.path("oauth", "token"),
       respond: .json(#"{"access_token":"\#(newAccess)","refresh_token":"\#(newRefresh)","expires_in":3600}"#))
 
-    // Replace with your client's refresh flow (usually an interceptor or an auth actor).
-    var orders = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/orders"))
-    orders.setValue("Bearer \(expired)", forHTTPHeaderField: "Authorization")
-    let (_, refused) = try await exchange(orders, through: transport, in: trap)
-    var refresh = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/oauth/token"))
-    refresh.httpMethod = "POST"
-    refresh.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-    refresh.httpBody = Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)
-    let (tokens, _) = try await exchange(refresh, through: transport, in: trap)
-    let issued = try JSONSerialization.jsonObject(with: tokens) as? [String: Any]
-    let accessToken = issued?["access_token"] as? String ?? ""
-    orders.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-    let (_, response) = try await exchange(orders, through: transport, in: trap)
+    // Replace with your client's refresh flow: the refused request, the refresh, the retry.
+    let orders = p.url(p.path("orders"))
+    return [
+      p.request("GET", orders, headers: [("Authorization", "Bearer \(expired)")]),
+      p.request(
+        "POST", p.url(p.path("oauth", "token")),
+        headers: [("Content-Type", "application/x-www-form-urlencoded")],
+        body: Data("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)),
+      p.request("GET", orders, headers: [("Authorization", "Bearer \(newAccess)")]),
+    ]
+  }
 
-    #expect(refused.statusCode == 401 && response.statusCode == 200, "the exchange did not go as scripted")
+  @Test func refreshLogsNoExpiredRefreshOrNewToken() async throws {
+    let trap = try #require(CanaryTrap.current)  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.tokenRefresh])
   }  // the scope ends here: every sink is scanned; one issue per leak, undelivered canary or silent sink
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per

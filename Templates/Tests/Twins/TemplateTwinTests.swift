@@ -7,8 +7,8 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// The twins of the templates: the same flows through a client that logs too much, proving the
-/// scope the templates rely on reports each leaked canary as an issue. Like the templates, they
+/// The twins of the templates: the templates' own request kinds through a client that logs too
+/// much, proving the scope the templates rely on reports each leaked canary as an issue. Like the templates, they
 /// need nothing but `CanaryTrapTesting`.
 @Suite struct TemplateTwinTests {
   /// Runs `body` in a scope expected to leak and returns the text of every issue it recorded.
@@ -31,22 +31,9 @@ import Testing
 
   @Test func signInThroughAPrintingClientReportsTheTokensAndTheCookie() async throws {
     let issues = try await leakIssues { trap, log in
-      let logger = PrintingClient(log: log)
-      let password = trap.canary(.password, at: .requestBody(.json("password")))
-      let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
-      let session = trap.canary(.token, at: .responseCookie("session"))
-      let route = "/\(trap.tracer)/auth"
-      trap.server.on(
-        .post, "\(route)/signin",
-        respond: .json(#"{"refresh_token":"\#(refreshToken)"}"#)
-          .header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
-      var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
-      signIn.httpMethod = "POST"
-      signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      signIn.httpBody = Data(#"{"password":"\#(password)"}"#.utf8)
-      trap.observe(request: signIn)
-      let (data, response) = try await logger.send(signIn)
-      trap.observe(data, response)
+      let client = PrintingClient(log: log)
+      try await trap.runMatrix(
+        through: Transport { try await client.send($0) }, kinds: [SignInLeakTests.signIn])
     }
     for location in [
       "request.body.json[password]", "response.body.json[refresh_token]", "response.cookie[session]",
@@ -57,17 +44,67 @@ import Testing
     }
   }
 
+  @Test func everyOtherTemplateKindThroughAPrintingClientReportsEveryLocation() async throws {
+    // The kinds of the JSON API, multipart, token refresh and GraphQL templates: a client that
+    // prints every header and both bodies leaks every canary they plant.
+    let kinds = [
+      JSONAPILeakTests.accountStatements, MultipartUploadLeakTests.upload, TokenRefreshLeakTests.tokenRefresh,
+      GraphQLLeakTests.register,
+    ]
+    let issues = try await leakIssues { trap, log in
+      let client = PrintingClient(log: log)
+      try await trap.runMatrix(through: Transport { try await client.send($0) }, kinds: kinds)
+    }
+    let locations: [CanaryLocation] = [
+      .requestHeader("Authorization"), .requestHeader("X-API-Key"), .requestHeader("X-Acme-Device-Token"),
+      .requestURL(.path(2)), .requestURL(.query("cursor")), .responseBody(.json("statements[0].iban")),
+      .requestBody(.multipartField("caption")), .requestBody(.multipartFile("document")),
+      .requestBody(.multipartFilename("document")), .responseBody(.json("upload_id")),
+      .responseHeader("WWW-Authenticate"), .requestBody(.form("refresh_token")),
+      .responseBody(.json("access_token")), .responseBody(.json("refresh_token")),
+      .requestBody(.json("variables.input.email")), .requestBody(.json("variables.input.phone")),
+      .responseBody(.json("data.register.token")),
+    ]
+    for location in locations {
+      #expect(
+        issues.contains { $0.hasPrefix("canary planted in \(location) leaked into memory-log") },
+        "\(location)")
+    }
+  }
+
+  @Test func customKindThroughAClientLoggingBodiesOnFailureReportsThem() async throws {
+    let issues = try await leakIssues { trap, log in
+      // The template's own kind, through a client that logs both bodies when the server rejects a
+      // request, as many error paths do.
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.invalidateAndCancel() }
+      let network = Transport.urlSession(session)
+      let transport = Transport { request in
+        let (data, response) = try await network.send(request)
+        if let http = response as? HTTPURLResponse, http.statusCode >= 400 {
+          let sent = String(decoding: request.httpBody ?? Data(), as: UTF8.self)
+          log.write(
+            "update failed (\(http.statusCode)): \(String(decoding: data, as: UTF8.self)) for \(sent)")
+        }
+        return (data, response)
+      }
+      try await trap.runMatrix(through: transport, kinds: [CustomKindLeakTests.profileUpdate])
+    }
+    for location in [
+      "request.body.json[profile.contact.email]", "request.body.json[profile.contact.phone]",
+      "response.body.json[error.trace_id]", "response.body.json[error.field.rejected]",
+    ] {
+      #expect(
+        issues.contains { $0.hasPrefix("canary planted in \(location) leaked into memory-log") },
+        "\(location): \(issues)")
+    }
+  }
+
   @Test func signedDownloadThroughAPrintingClientReportsTheSignature() async throws {
     let issues = try await leakIssues { trap, log in
       let client = PrintingClient(log: log)
-      let signature = trap.canary(.token, at: .redirect(hop: 1, .query("sig")))
-      let route = "/\(trap.tracer)/files"
-      trap.server.on(.get, "\(route)/report", respond: .redirect(302, to: "\(route)/blob?sig=\(signature)"))
-      trap.server.on(.get, "\(route)/blob", respond: .text("bytes"))
-      let request = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/report"))
-      trap.observe(request: request)
-      let (data, response) = try await client.send(request)
-      trap.observe(data, response)
+      try await trap.runMatrix(
+        through: Transport { try await client.send($0) }, kinds: [SignedDownloadLeakTests.signedDownload])
     }
     // It prints the final response's URL, which carries the signature the redirect handed out.
     #expect(

@@ -16,23 +16,17 @@ import XCTest
 /// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class GraphQLLeakXCTests: CanaryTrapTestCase {
-  func testGraphQLLogsNoVariablesOrResponseData() async throws {
-    let trap = self.trap  // fresh per test: canaries, server, sinks
-    // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
-    let log = trap.memoryLog()
-    let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
-    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
-
-    let email = trap.canary(.email, at: .requestBody(.json("variables.input.email")))
-    let phone = trap.canary(.number, at: .requestBody(.json("variables.input.phone")))
-    let token = trap.canary(.token, at: .responseBody(.json("data.register.token")))
+  /// Replace with your request kind: a GraphQL mutation whose variables carry an email and a phone
+  /// number, answered with a token in the response data.
+  static let register = RequestKind(
+    name: "graphql", summary: "a GraphQL POST with variables and a token in the response"
+  ) { p in
+    let email = p.canary(.email, at: .requestBody(.json("variables.input.email")))
+    let phone = p.canary(.number, at: .requestBody(.json("variables.input.phone")))
+    let token = p.canary(.token, at: .responseBody(.json("data.register.token")))
 
     // Replace with your server's response.
-    let path = "/\(trap.tracer)/graphql"
-    trap.server.on(
-      .post, path, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
+    p.server.on(.post, p.route, respond: .json(#"{"data":{"register":{"id":"u-1","token":"\#(token)"}}}"#))
 
     // Replace with your client's GraphQL call.
     let operation: [String: Any] = [
@@ -40,27 +34,27 @@ final class GraphQLLeakXCTests: CanaryTrapTestCase {
       "query": "mutation Register($input: RegisterInput!) { register(input: $input) { id token } }",
       "variables": ["input": ["email": email, "phone": phone]],
     ]
-    var request = URLRequest(url: trap.baseURL.appendingPathComponent(path))
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = try JSONSerialization.data(withJSONObject: operation)
-    let (_, response) = try await exchange(request, through: transport, in: trap)
+    return [
+      p.request(
+        "POST", p.url(p.route), headers: [("Content-Type", "application/json")],
+        body: try JSONSerialization.data(withJSONObject: operation))
+    ]
+  }
 
-    XCTAssertTrue(response.statusCode == 200, "the exchange did not go as scripted")
+  func testGraphQLLogsNoVariablesOrResponseData() async throws {
+    let trap = self.trap  // fresh per test: canaries, server, sinks
+    // Replace with your API client: build it exactly as the app does (same session configuration,
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
+    let log = trap.memoryLog()
+    let urlSession = URLSession(configuration: .ephemeral)
+    defer { urlSession.invalidateAndCancel() }
+    let transport = standInClient(urlSession, logging: log)  // Replace with your API client
+
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.register])
     await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per

@@ -17,56 +17,51 @@ import XCTest
 /// `// Replace with your API client` with your app's client, and keep every planted location your
 /// request can carry.
 final class SignInLeakXCTests: CanaryTrapTestCase {
+  /// Replace with your request kind: the sign-in (credentials up in a JSON body; tokens, a user ID
+  /// and a session cookie back), then a request the session cookie goes back with from the
+  /// session's cookie store. It sets cookies, so it sends to `p.cookieURL`, on a host of its own.
+  static let signIn = RequestKind(
+    name: "auth", summary: "sign-in with tokens in the body and a session cookie", setsCookies: true
+  ) { p in
+    let email = p.canary(.email, at: .requestBody(.json("email")))
+    let password = p.canary(.password, at: .requestBody(.json("password")))
+    let accessToken = p.canary(.jwt, at: .responseBody(.json("access_token")))
+    let refreshToken = p.canary(.token, at: .responseBody(.json("refresh_token")))
+    let userID = p.canary(.uuid, at: .responseBody(.json("user.id")))
+    let session = p.canary(.token, at: .responseCookie("session"))
+
+    // Replace with your server's responses: keep every canary where your API puts real data.
+    p.server.on(
+      .post, p.path("signin"),
+      respond: .json(
+        #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
+      ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
+    p.server.on(.get, p.path("me"), respond: .json(#"{"signed_in":true}"#))
+
+    // Replace with your client's sign-in call and the request after it.
+    let credentials = #"{"email":"\#(email)","password":"\#(password)"}"#
+    return [
+      p.request(
+        "POST", p.cookieURL(p.path("signin")), headers: [("Content-Type", "application/json")],
+        body: Data(credentials.utf8)),
+      p.request("GET", p.cookieURL(p.path("me"))),
+    ]
+  }
+
   func testSignInLogsNoCredentialTokenOrCookie() async throws {
     let trap = self.trap  // fresh per test: canaries, server, sinks
     // Replace with your API client: build it exactly as the app does (same session configuration,
-    // interceptors and logger), pointed at `trap.baseURL`, logging to `log`.
+    // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
     defer { urlSession.invalidateAndCancel() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
-    let email = trap.canary(.email, at: .requestBody(.json("email")))
-    let password = trap.canary(.password, at: .requestBody(.json("password")))
-    let accessToken = trap.canary(.jwt, at: .responseBody(.json("access_token")))
-    let refreshToken = trap.canary(.token, at: .responseBody(.json("refresh_token")))
-    let userID = trap.canary(.uuid, at: .responseBody(.json("user.id")))
-    let session = trap.canary(.token, at: .responseCookie("session"))
-
-    // Replace with your server's responses: keep every canary where your API puts real data.
-    let route = "/\(trap.tracer)/auth"
-    trap.server.on(
-      .post, "\(route)/signin",
-      respond: .json(
-        #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","user":{"id":"\#(userID)"}}"#
-      ).header("Set-Cookie", "session=\(session); Path=/; HttpOnly"))
-    trap.server.on(.get, "\(route)/me", respond: .json(#"{"signed_in":true}"#))
-
-    // Replace with your client's sign-in call.
-    var signIn = URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/signin"))
-    signIn.httpMethod = "POST"
-    signIn.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    signIn.httpBody = Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
-    let (_, signInResponse) = try await exchange(signIn, through: transport, in: trap)
-    let (_, meResponse) = try await exchange(
-      URLRequest(url: trap.baseURL.appendingPathComponent("\(route)/me")), through: transport, in: trap)
-
-    XCTAssertTrue(
-      signInResponse.statusCode == 200 && meResponse.statusCode == 200, "the exchange did not go as scripted")
+    // Plants the kind's canaries, sends its requests through your transport, records every request
+    // and response, and proves each canary's delivery.
+    try await trap.runMatrix(through: transport, kinds: [Self.signIn])
     await expectNoLeaks()  // ends the scope: one failure per leak, undelivered canary or silent sink
   }
-}
-
-/// Sends `request` through the app's transport and records the exchange, so the scope can prove
-/// that every response-side canary reached the app.
-private func exchange(
-  _ request: URLRequest, through transport: Transport, in trap: CanaryTrap
-) async throws -> (Data, HTTPURLResponse) {
-  trap.observe(request: request)
-  let (data, response) = try await transport.send(request)
-  trap.observe(data, response)
-  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-  return (data, http)
 }
 
 /// Replace with your API client: this stand-in sends through `session` and logs one line per
