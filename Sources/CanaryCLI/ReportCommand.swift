@@ -130,7 +130,13 @@ enum ReportCommand {
         reports.map { ScanPath($0.path) } + [parsed[mergeBaselineOption]].compactMap { $0 })
       output = try OutputOptions.open(parsed, option: outputOption, inputs: read)
       data = try SARIFMerge.merge(
-        directory: URL(fileURLWithPath: directory), category: category, baseline: entries)
+        directory: URL(fileURLWithPath: directory), category: category, baseline: entries,
+        notMerged: { count in
+          guard count > 0 else { return }
+          CommandRunner.complain(
+            "\(count) results past the limit of \(SARIFMerge.maxMergedResults) were not merged "
+              + "(counted in the run's resultsNotMerged and summary; the verdict counts them)", name, io)
+        })
       try OutputOptions.write(data + Data("\n".utf8), to: output, io: io)
     } catch {
       return CommandRunner.fail("\(error)", name, io)
