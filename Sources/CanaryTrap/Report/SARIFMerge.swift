@@ -235,7 +235,8 @@ package enum SARIFMerge {
             descriptor: .init(id: "canary.merge.resultsNotMerged")))
       }
       let verdict =
-        verdicts.contains("leaky") ? "leaky" : verdicts.allSatisfy { $0 == "clean" } ? "clean" : "inconclusive"
+        verdicts.contains("leaky")
+        ? "leaky" : verdicts.allSatisfy { $0 == "clean" } ? "clean" : "inconclusive"
       let leaks = results.count - absentKeys.count + resultsNotMerged
       var properties = [
         "title": "\(logCount) CanaryTrap reports", "verdict": verdict,
