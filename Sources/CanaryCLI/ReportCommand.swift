@@ -8,7 +8,10 @@ enum ReportCommand {
     discussion: """
       Merges every .sarif file in DIR (the folder CANARY_TRAP_REPORT_DIR names) into one SARIF log \
       with one run, automationDetails.id NAME/, and every result, as GitHub code scanning requires \
-      (one run per category). Writes it to FILE, or to standard output.
+      (one run per category). Writes it to FILE, or to standard output. A run holds at most 25,000 \
+      results, what code scanning accepts; past that, results are counted in the run's \
+      resultsNotMerged property, an error notification, its summary and on standard error, and \
+      the verdict still counts them.
       """,
     options: [
       outputOption, OutputOptions.force, OutputOptions.fifoWait, categoryOption, mergeBaselineOption,
