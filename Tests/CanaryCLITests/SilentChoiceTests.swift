@@ -1,0 +1,144 @@
+import CanaryTrap
+import CanaryTrapPrimitives
+import Foundation
+import Testing
+
+@testable import CanaryCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Choices that were made silently and are now errors that say what is wrong (issue 37).
+@Suite struct SilentChoiceTests {
+  func run(_ arguments: [String]) async -> (status: Int32, output: String, error: String) {
+    let captured = CapturedIO()
+    let status = await CommandLineTool.run(arguments, io: captured.io)
+    return (status, captured.standardOutput, captured.standardError)
+  }
+
+  func directory() throws -> (URL, () -> Void) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "silent-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return (directory, { try? FileManager.default.removeItem(at: directory) })
+  }
+
+  /// A sparse file of `size` bytes (no disk used), starting with `{`.
+  func sparseFile(_ url: URL, size: Int) throws {
+    let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    _ = write(fd, "{", 1)
+    try #require(ftruncate(fd, off_t(size)) == 0)
+  }
+
+  // MARK: - Baselines
+
+  @Test func aBaselineOverTheLimitIsCalledABaseline() async throws {
+    let (directory, remove) = try directory()
+    defer { remove() }
+    let baseline = directory.appendingPathComponent("baseline.json")
+    try sparseFile(baseline, size: (16 << 20) + 1)
+    do {
+      _ = try LeakBaseline(contentsOf: baseline)
+      Issue.record("a 16 MiB baseline was read")
+    } catch {
+      #expect("\(error)".contains("a baseline is a small JSON file"), "\(error)")
+      #expect(!"\(error)".contains("manifest"), "\(error)")
+    }
+  }
+
+  static func baseline(entries: [String]) -> String {
+    #"{"version":1,"knownLeaks":["# + entries.joined(separator: ",") + "]}"
+  }
+
+  static let entry = #"{"location":"request.header[X-Key]","source":"logs/app.log","reason":"ticket 42"}"#
+
+  @Test func duplicateBaselineEntriesAreAnErrorNamingThem() async throws {
+    let (directory, remove) = try directory()
+    defer { remove() }
+    let path = directory.appendingPathComponent("baseline.json")
+    try Data(Self.baseline(entries: Array(repeating: Self.entry, count: 10_000)).utf8).write(to: path)
+    let reports = directory.appendingPathComponent("reports")
+    try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+    let result = await run(["report", "stale", reports.path, "--baseline", path.path])
+    #expect(result.status == ExitStatus.usage)
+    #expect(
+      result.error.contains(
+        "knownLeaks[1] repeats knownLeaks[0] (request.header[X-Key] in logs/app.log): 9999 entries repeat"),
+      "\(result.error)")
+    #expect(!result.output.contains("stale baseline entry"))
+  }
+
+  /// The twin: entries that differ in location, source or encoding are all kept.
+  @Test func baselineEntriesThatDifferAreKept() throws {
+    let other = #"{"location":"request.header[X-Key]","source":"logs/other.log","reason":"r"}"#
+    let encoded =
+      #"{"location":"request.header[X-Key]","source":"logs/app.log","encoding":"base64","reason":"r"}"#
+    let baseline = try LeakBaseline(jsonData: Data(Self.baseline(entries: [Self.entry, other, encoded]).utf8))
+    #expect(baseline.knownLeaks.count == 3)
+  }
+
+  // MARK: - canary kinds: the size is checked before the document is read
+
+  @Test func aDocumentOverTheImportLimitIsRefusedBeforeItIsRead() async throws {
+    let (directory, remove) = try directory()
+    defer { remove() }
+    let document = directory.appendingPathComponent("big.json")
+    try sparseFile(document, size: 200 << 20)
+    let result = await run(["kinds", "--openapi", document.path])
+    #expect(result.status == ExitStatus.usage)
+    #expect(
+      result.error.contains(
+        "it holds more than 32 MiB (209715200 bytes); the limit for an OpenAPI document is 32 MiB"),
+      "\(result.error)")
+  }
+
+  /// A FIFO has no size to check: it is read no further than the limit (the reader closes it and
+  /// the writer's next write fails), so memory stays bounded whatever is written.
+  @Test func aDocumentFromAFIFOIsReadNoFurtherThanTheLimit() async throws {
+    let (directory, remove) = try directory()
+    defer { remove() }
+    let fifo = directory.appendingPathComponent("doc.fifo")
+    try #require(mkfifo(fifo.path, 0o600) == 0)
+    signal(SIGPIPE, SIG_IGN)
+    let written = Locked(0)
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+      defer { finished.signal() }
+      let fd = open(fifo.path, O_WRONLY)
+      guard fd >= 0 else { return }
+      defer { close(fd) }
+      let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 1 << 20)
+      // At most 200 MiB, the size issue 37 read whole before refusing it.
+      for _ in 0..<200 {
+        let count = chunk.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return }
+        written.withLock { $0 += count }
+      }
+    }.start()
+    let result = await run(["kinds", "--har", fifo.path])
+    #expect(finished.wait(timeout: .now() + 30) == .success)
+    #expect(result.status == ExitStatus.usage)
+    #expect(result.error.contains("the limit for a HAR file is 32 MiB"), "\(result.error)")
+    // What the reader took (the limit and one chunk) and what the pipe held when it closed.
+    #expect(written.current < 34 << 20, "\(written.current) bytes were written before the refusal")
+  }
+
+  /// The twin: a document under the limit is read and imported.
+  @Test func aDocumentUnderTheLimitIsImported() async throws {
+    let (directory, remove) = try directory()
+    defer { remove() }
+    let document = directory.appendingPathComponent("small.json")
+    try Data(
+      #"{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"parameters":[{"name":"k","in":"query","schema":{"type":"string"}}],"responses":{}}}}}"#
+        .utf8
+    ).write(to: document)
+    let result = await run(["kinds", "--openapi", document.path])
+    #expect(result.status == ExitStatus.success, "\(result.error)")
+    #expect(result.output.contains("request.url.query[k]"))
+  }
+}
