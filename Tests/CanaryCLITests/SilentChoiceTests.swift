@@ -78,7 +78,8 @@ import Testing
     let other = #"{"location":"request.header[X-Key]","source":"logs/other.log","reason":"r"}"#
     let encoded =
       #"{"location":"request.header[X-Key]","source":"logs/app.log","encoding":"base64","reason":"r"}"#
-    let baseline = try LeakBaseline(jsonData: Data(Self.baseline(entries: [Self.entry, other, encoded]).utf8))
+    let baseline = try LeakBaseline(
+      jsonData: Data(Self.baseline(entries: [Self.entry, other, encoded]).utf8))
     #expect(baseline.knownLeaks.count == 3)
   }
 
