@@ -142,4 +142,80 @@ import Testing
     #expect(result.status == ExitStatus.success, "\(result.error)")
     #expect(result.output.contains("request.url.query[k]"))
   }
+
+  // MARK: - Duplicated keys in an imported document
+
+  static func openAPI(parameters: String) -> String {
+    #"{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/login":{"post":{"operationId":"login","#
+      + parameters + #","responses":{"200":{"description":"ok"}}}}}}"#
+  }
+
+  static let tokenParameter = #"[{"name":"token","in":"query","schema":{"type":"string"}}]"#
+
+  @Test func aDuplicatedKeyInAnOpenAPIDocumentIsAnErrorNamingItsPointer() async throws {
+    let (directory, remove) = try directory()
+    defer { remove() }
+    // JSONDecoder kept the first "parameters": the POST's token parameter vanished, exit 0.
+    let document = Self.openAPI(parameters: #""parameters":[],"parameters":"# + Self.tokenParameter)
+    let path = directory.appendingPathComponent("api.json")
+    try Data(document.utf8).write(to: path)
+    let result = await run(["kinds", "--strict", "--openapi", path.path])
+    #expect(result.status == ExitStatus.usage)
+    #expect(
+      result.error.contains(
+        #"/paths/~1login/post/parameters: the key "parameters" occurs twice in one object"#),
+      "\(result.error)")
+    #expect(throws: KindImportError.self) { try RequestKind.kinds(fromOpenAPI: Data(document.utf8)) }
+    do {
+      _ = try RequestKind.kinds(fromOpenAPI: Data(document.utf8))
+    } catch let error as KindImportError {
+      guard case .malformed(let pointer, _) = error else {
+        Issue.record("not malformed: \(error)")
+        return
+      }
+      #expect(pointer == "/paths/~1login/post/parameters")
+    }
+    // The same key spelled with an escape is the same key.
+    let escaped = #"{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{},"\u0070aths":{}}"#
+    do {
+      _ = try RequestKind.kinds(fromOpenAPI: Data(escaped.utf8))
+      Issue.record("an escaped duplicate was read")
+    } catch {
+      #expect("\(error)".hasPrefix(#"/paths: the key "paths" occurs twice"#), "\(error)")
+    }
+  }
+
+  @Test func aDuplicatedKeyInAHARFileIsAnErrorNamingItsPointer() async throws {
+    let (directory, remove) = try directory()
+    defer { remove() }
+    let har =
+      #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[{"request":{"method":"GET","#
+      + #""url":"https://example.com/a?k=v","httpVersion":"HTTP/1.1","headers":[{"name":"X-Key","value":"a","#
+      + #""value":"b"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},"response":{"status":200,"#
+      + #""statusText":"OK","httpVersion":"HTTP/1.1","headers":[],"cookies":[],"content":{"size":0,"#
+      + #""mimeType":"text/plain"},"redirectURL":"","headersSize":-1,"bodySize":0}}]}}"#
+    let path = directory.appendingPathComponent("run.har")
+    try Data(har.utf8).write(to: path)
+    let result = await run(["kinds", "--har", path.path])
+    #expect(result.status == ExitStatus.usage)
+    #expect(
+      result.error.contains(#"/log/entries/0/request/headers/0/value: the key "value" occurs twice"#),
+      "\(result.error)")
+    // The twin: the same archive with the header's value once is imported.
+    let single = har.replacingOccurrences(of: #""value":"a","value":"b""#, with: #""value":"a""#)
+    try Data(single.utf8).write(to: path)
+    let fixed = await run(["kinds", "--har", path.path])
+    #expect(fixed.status == ExitStatus.success, "\(fixed.error)")
+  }
+
+  /// The twin: the same key in different objects is no duplicate, and the token is planted.
+  @Test func theSameKeyInDifferentObjectsIsRead() async throws {
+    let parameters =
+      #""parameters":[{"name":"token","in":"query","schema":{"type":"string"}},"#
+      + #"{"name":"other","in":"query","schema":{"type":"string"}}]"#
+    let imported = try RequestKind.kinds(fromOpenAPI: Data(Self.openAPI(parameters: parameters).utf8))
+    let locations = imported.plans.flatMap { $0.locations.map { "\($0.location)" } }
+    #expect(locations.contains("request.url.query[token]"), "\(locations)")
+    #expect(locations.contains("request.url.query[other]"), "\(locations)")
+  }
 }
