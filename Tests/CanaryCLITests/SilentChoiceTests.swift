@@ -218,4 +218,62 @@ import Testing
     #expect(locations.contains("request.url.query[token]"), "\(locations)")
     #expect(locations.contains("request.url.query[other]"), "\(locations)")
   }
+
+  // MARK: - manifest --check: ordinary text and values inside values
+
+  func check(_ values: [String]) async throws -> (status: Int32, output: String, error: String) {
+    let (directory, remove) = try directory()
+    defer { remove() }
+    let path = directory.appendingPathComponent("m.json")
+    let canaries = values.enumerated().map { index, value in
+      #"{"value":"\#(value)","location":"app.secret[\#(index + 1)]"}"#
+    }
+    try Data((#"{"version":1,"canaries":["# + canaries.joined(separator: ",") + "]}").utf8).write(to: path)
+    return await run(["manifest", "--check", path.path])
+  }
+
+  @Test func aValueThatIsOrdinaryHTTPTextIsRefused() async throws {
+    let header = try await check(["cnryFreshValue01", "Authorization"])
+    #expect(header.status == ExitStatus.usage)
+    #expect(
+      header.error.contains(#"canaries[1].value "Authorization" is ordinary HTTP text"#), "\(header.error)")
+    let media = try await check(["application/json"])
+    #expect(media.status == ExitStatus.usage)
+    #expect(
+      media.error.contains(#"canaries[0].value "application/json" is ordinary HTTP text"#), "\(media.error)")
+    let part = try await check(["-www-form-urlenc"])
+    #expect(part.status == ExitStatus.usage)
+    #expect(part.error.contains(#"part of "application/x-www-form-urlencoded""#), "\(part.error)")
+  }
+
+  @Test func aValueInsideAnotherIsRefusedNamingBoth() async throws {
+    let inside = try await check(["cnryOuterXYZ-cnryInner12345-tail", "cnryInner12345"])
+    #expect(inside.status == ExitStatus.usage)
+    #expect(
+      inside.error.contains(
+        #"canaries[0].value "cnryOuterXYZ-cnryInner12345-tail" contains canaries[1].value "cnryInner12345""#),
+      "\(inside.error)")
+    let same = try await check(["cnrySameValue01", "cnryOtherValue2", "cnrySameValue01"])
+    #expect(same.status == ExitStatus.usage)
+    #expect(same.error.contains("canaries[2].value is the same as canaries[0].value"), "\(same.error)")
+  }
+
+  /// The twin: fresh values that share a prefix but neither holds the other pass.
+  @Test func distinctFreshValuesPassTheCheck() async throws {
+    let result = try await check(["cnryShared0000A1", "cnryShared0000B2", "x-cnryShared0000C3"])
+    #expect(result.status == ExitStatus.success, "\(result.error)")
+    #expect(result.output.contains("valid, 3 canaries"))
+  }
+
+  /// A manifest of 10,000 minted values of every shape passes (JWTs share a prefix; each value is
+  /// indexed by its rarest window, so that costs no quadratic work).
+  @Test func aLargeMintedManifestPassesTheCheck() async throws {
+    let (directory, remove) = try directory()
+    defer { remove() }
+    let path = directory.appendingPathComponent("m.json")
+    let minted = await run(["manifest", "--count", "10000", "--shape", "mixed", "-o", path.path])
+    #expect(minted.status == ExitStatus.success, "\(minted.error)")
+    let result = await run(["manifest", "--check", path.path])
+    #expect(result.status == ExitStatus.success, "\(result.error)")
+  }
 }
