@@ -79,6 +79,12 @@ import Testing
   /// 50,000 results with one fingerprint: each gets its own, and each costs one insertion (every
   /// copy counted up from 1 before, N²/2 insertions: 53,498 such results took over 120 s).
   @Test func fiftyThousandIdenticalResultsMergeInLinearWork() throws {
+    // First the count on 2,000 (2,001,000 insertions when every copy counts up from 1), required
+    // before 50,000 copies are merged, so quadratic numbering fails here in a moment.
+    var small = SARIFMerge.FingerprintNumbering()
+    for _ in 0..<2_000 { _ = small.unique("canaryLeak/v1", "abc") }
+    try #require(small.probes == 2_000)
+
     let single = try JSONDecoder().decode(SARIFLog.self, from: ReportFixtures.leaky.rendered(as: .sarif))
     var run = try #require(single.runs.first)
     let result = try #require(run.results.first)
