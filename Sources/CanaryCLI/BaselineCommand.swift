@@ -140,7 +140,7 @@ enum ReportLeaks {
   }
 
   private static func readOne(_ path: String) throws -> (findings: [LeakFinding], total: Int) {
-    let data = try InputDocument.read(path, what: "a report")
+    let data = try InputDocument.read(path, what: "it is not a report")
     guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let leaks = root["leaks"] as? [[String: Any]]
     else {

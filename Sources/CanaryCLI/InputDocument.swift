@@ -8,12 +8,14 @@ enum InputDocument {
   /// The largest document read: 256 MiB.
   static let maximumSize = 256 << 20
 
-  /// The bytes at `path`, or a one-line error naming it (`what` says what it should have been).
-  static func read(_ path: String, what: String) throws -> Data {
+  /// The bytes at `path`, at most `maximumSize` of them (a regular file over it is refused before
+  /// it is read), or a one-line error naming it (`what` says what it should have been, or why
+  /// the limit).
+  static func read(_ path: String, what: String, maximumSize: Int = maximumSize) throws -> Data {
     do {
       return Data(
         try ManifestFile.read(
-          path: Array(path.utf8), name: path, maximumSize: maximumSize, what: "it is not \(what)"))
+          path: Array(path.utf8), name: path, maximumSize: maximumSize, what: what))
     } catch ManifestError.unreadable(_, let reason) {
       throw ScanUsageError(description: "cannot read \(path): \(reason)")
     }

@@ -39,8 +39,13 @@ enum KindsCommand {
     guard let source else { return fail("give --openapi FILE or --har FILE", io: io) }
     let imported: ImportedKinds
     do {
+      // Read no further than the importer's limit: a larger document is refused, not read whole.
+      let limit = ImportLimits().maxDocumentBytes
       let data = try InputDocument.read(
-        source.path, what: source.kind == "openapi" ? "an OpenAPI document" : "a HAR file")
+        source.path,
+        what: "the limit for \(source.kind == "openapi" ? "an OpenAPI document" : "a HAR file") is "
+          + "\(limit >> 20) MiB",
+        maximumSize: limit)
       imported =
         source.kind == "openapi"
         ? try RequestKind.kinds(fromOpenAPI: data) : try RequestKind.kinds(fromHAR: data)

@@ -14,7 +14,10 @@ enum ManifestCommand {
       to look for. Every value is random, \(CanaryManifest.minimumValueLength) to \
       \(CanaryManifest.maximumValueLength) bytes with at least \(CanaryManifest.minimumDistinctCharacters) \
       distinct characters (what every manifest must hold). With --check FILE, reads a manifest and \
-      says what is wrong with it, naming line and column for invalid JSON.
+      says what is wrong with it, naming line and column for invalid JSON; it also refuses a value \
+      that ordinary HTTP text holds (a header name such as Authorization, a media type such as \
+      application/json, a common word, or part of one) and a value that occurs inside another or \
+      repeats it, naming the canary indexes.
       """,
     options: [
       countOption, shapeOption, locationPrefixOption, outputOption, OutputOptions.force,
@@ -80,6 +83,7 @@ enum ManifestCommand {
     do {
       let manifest = try CanaryManifest(contentsOfPath: path.bytes)
       guard !manifest.canaries.isEmpty else { throw ManifestError.noCanaries }
+      if let problem = ManifestValueCheck.problem(in: manifest.canaries.map(\.value)) { throw problem }
       let shapes = Set(manifest.canaries.compactMap { $0.shape?.rawValue }).sorted()
       io.writeOutput(
         "\(path.displayName): valid, \(manifest.canaries.count) canar\(manifest.canaries.count == 1 ? "y" : "ies")"

@@ -8,7 +8,9 @@ enum ReportCommand {
     discussion: """
       SARIF: merges every .sarif file in DIR (the folder CANARY_TRAP_REPORT_DIR names) into one \
       SARIF log with one run, automationDetails.id NAME/, and every result, as GitHub code scanning \
-      requires (one run per category).
+      requires (one run per category). A run holds at most 25,000 results, what code scanning \
+      accepts; past that, results are counted in the run's resultsNotMerged property, an error \
+      notification, its summary and on standard error, and the verdict still counts them.
 
       Shards: when DIR holds .json or .jsonl reports of 'canary scan' (-f json, -f jsonl) and no \
       .sarif file, merges them into one JSON-lines report: every shard's leak lines as they are \
@@ -161,7 +163,13 @@ enum ReportCommand {
         reports.map { ScanPath($0.path) } + [parsed[mergeBaselineOption]].compactMap { $0 })
       output = try OutputOptions.open(parsed, option: outputOption, inputs: read)
       data = try SARIFMerge.merge(
-        directory: URL(fileURLWithPath: directory), category: category, baseline: entries)
+        directory: URL(fileURLWithPath: directory), category: category, baseline: entries,
+        notMerged: { count in
+          guard count > 0 else { return }
+          CommandRunner.complain(
+            "\(count) results past the limit of \(SARIFMerge.maxMergedResults) were not merged "
+              + "(counted in the run's resultsNotMerged and summary; the verdict counts them)", name, io)
+        })
       try OutputOptions.write(data + Data("\n".utf8), to: output, io: io)
     } catch {
       return CommandRunner.fail("\(error)", name, io)

@@ -28,7 +28,11 @@ enum ServeCommand {
     ],
     epilogue: """
       The base URL is printed on the first line of standard output once the server listens. The \
-      record is JSON Lines, written as the server runs so memory stays flat however long it serves: \
+      record is JSON Lines, written as the server runs so memory stays flat however long it serves, \
+      on a thread of its own through a 16 MiB queue so that a reader that falls behind or stops \
+      reading never slows the server (lines that do not fit are dropped and counted: \
+      "recordLinesDropped" in the summary and on standard error; on stop, the record is written \
+      while its reader takes bytes, and exit 2 says so once it takes none for half a second): \
       a "start" line with the base URL; one "request" line per request in arrival order (method, \
       target, path, headers in order, body as text and base64, the exact raw bytes in base64, each \
       cut to 1 MiB with "bytesNotWritten" saying how much was cut; "query" and "malformed" only when \
@@ -124,6 +128,7 @@ enum ServeCommand {
       // The first line of standard output, once requests are recorded; one that cannot be written
       // stops the command now rather than serving a caller that cannot learn where.
       try io.writeOutputData(Data("\(baseURL.absoluteString)\n".utf8))
+      record.startWriting()
     } catch {
       server.stop()
       _ = record.finish(counters: server.counters)
@@ -137,7 +142,13 @@ enum ServeCommand {
       io.writeError(
         "canary serve: stopped after \(summary.requests) requests; "
           + "request-side canaries seen: \(summary.requestSeen) of \(summary.requestCanaries)"
-          + Self.notKept(summary.counters) + "\n")
+          + Self.notKept(summary.counters) + Self.notWritten(summary) + "\n")
+      if summary.unwrittenBytes > 0 {
+        io.writeError(
+          "canary serve: the record is incomplete: its reader took nothing for half a second after the stop; "
+            + "\(summary.unwrittenBytes) bytes, the summary line among them, were never written\n")
+        return ExitStatus.usage
+      }
     case .failure(let error):
       io.writeError("canary serve: \(error)\n")
       return ExitStatus.usage
@@ -148,6 +159,14 @@ enum ServeCommand {
   /// A bad command line, described in one line.
   struct UsageError: Error, CustomStringConvertible {
     var description: String
+  }
+
+  /// How many record lines were dropped because the record's reader did not keep up, for the
+  /// closing message (the summary line says it too, as `recordLinesDropped`).
+  static func notWritten(_ summary: ServeRecord.Summary) -> String {
+    guard summary.droppedLines > 0 else { return "" }
+    return "; record lines dropped (its reader did not keep up; the server never waits for it): "
+      + "\(summary.droppedLines)"
   }
 
   /// What of the WebSocket conversations the record could not keep, for the closing message; a

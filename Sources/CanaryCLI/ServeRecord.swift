@@ -16,13 +16,15 @@ import Foundation
 /// the last line, written on stop, is `{"type":"summary",…}` with the server's counters and, for
 /// each canary, whether and in which requests it was seen (the first ``maxSightingsPerCanary``
 /// sequence numbers, and how many in all).
+///
+/// Lines are written by a ``ServeRecordWriter`` on a thread of its own through a bounded queue,
+/// so a reader that does not keep up never slows the server; a line that does not fit is dropped,
+/// and the summary says how many were (`recordLinesDropped`).
 final class ServeRecord: @unchecked Sendable {
   /// The most body (and raw) bytes written per request line.
   static let maxBytesPerField = 1 << 20
   /// The most request sequence numbers listed per canary in the summary.
   static let maxSightingsPerCanary = 100
-  /// Buffered output is written once it passes this size, or a second after the last write.
-  static let flushThreshold = 64 * 1024
 
   /// Where the lines go.
   enum Destination {
@@ -46,25 +48,47 @@ final class ServeRecord: @unchecked Sendable {
   }
 
   private struct State {
-    var buffer = ""
-    var lastFlush = ContinuousClock.now
     var requestLines = 0
     var requestSightings: [Sighting]
     var responseSightings: [Sighting]
-    var writeError: String?
     var finished = false
   }
 
   private let destination: Destination
+  private let writer: ServeRecordWriter
   private let requestCanaryValues: [String]
   private let state: Locked<State>
   private let dates: ISO8601DateFormatter
 
-  /// Writes to `destination`; with a file, the first line is written at once, so a record that
-  /// cannot be written (`/dev/full`) fails here, before anything is served. Standard output gets
-  /// it after the base URL.
-  init(writingTo destination: Destination, baseURL: URL, canaries: [Canary]) throws {
+  /// Writes to `destination`, queuing at most `maxQueuedBytes` for the writer; with a file, the
+  /// first line is written at once, so a record that cannot be written (`/dev/full`) fails here,
+  /// before anything is served. Standard output gets it after the base URL, once
+  /// ``startWriting()`` is called.
+  init(
+    writingTo destination: Destination, baseURL: URL, canaries: [Canary],
+    maxQueuedBytes: Int = ServeRecordWriter.defaultMaxQueuedBytes
+  ) throws {
     self.destination = destination
+    let write: @Sendable (Data) throws -> Void
+    switch destination {
+    case .output(let io):
+      write = { data in
+        do {
+          try io.writeOutputData(data)
+        } catch {
+          throw ServeCommand.UsageError(description: "cannot write the record: \(error)")
+        }
+      }
+    case .file(let fd, let name):
+      write = { data in
+        do {
+          try DescriptorWrite.all(data, to: fd)
+        } catch {
+          throw ServeCommand.UsageError(description: "cannot write the record \(name): \(error)")
+        }
+      }
+    }
+    writer = ServeRecordWriter(maxQueuedBytes: maxQueuedBytes, write: write)
     requestCanaryValues = canaries.filter(\.location.isRequestSide).map(\.value)
     dates = ISO8601DateFormatter()
     dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -80,16 +104,21 @@ final class ServeRecord: @unchecked Sendable {
     var start = ServeRecordLine()
     start.add("type", "start")
     start.add("baseURL", baseURL.absoluteString)
-    guard case .file = destination else {
+    guard case .file(let fd, _) = destination else {
       append(start.line)
       return
     }
-    append(start.line, force: true)
-    if let error = state.withLock({ $0.writeError }) {
-      if case .file(let fd, _) = destination { close(fd) }
-      throw ServeCommand.UsageError(description: error)
+    do {
+      try write(Data(start.line.utf8))
+    } catch {
+      close(fd)
+      throw error
     }
+    writer.start()
   }
+
+  /// Starts writing the queued lines to standard output (once the base URL is written there).
+  func startWriting() { writer.start() }
 
   /// Takes one event from the server (on its I/O thread).
   func observe(_ event: ServerRecordEvent) {
@@ -241,10 +270,13 @@ final class ServeRecord: @unchecked Sendable {
       }.joined(separator: ",") + "]"
   }
 
-  /// Writes the summary line and closes the record; returns it for the closing message, or the
-  /// write error that lost part of the record.
-  func finish(counters: ServerCounters) -> Result<Summary, ServeCommand.UsageError> {
-    let summary = state.withLock { state -> Summary in
+  /// Writes the summary line and closes the record, waiting for the reader while it reads (see
+  /// ``ServeRecordWriter/finish(idleLimit:overallLimit:)``); returns the summary for the closing
+  /// message, or the write error that lost part of the record.
+  func finish(
+    counters: ServerCounters, idleLimit: Duration = .milliseconds(500)
+  ) -> Result<Summary, ServeCommand.UsageError> {
+    var summary = state.withLock { state -> Summary in
       state.finished = true
       return Summary(
         requests: state.requestLines, counters: counters,
@@ -261,14 +293,19 @@ final class ServeRecord: @unchecked Sendable {
     line.add("webSocketMessagesDropped", counters.webSocketMessagesDropped)
     line.add("webSocketsClosedOverBudget", counters.webSocketsClosedOverBudget)
     line.add("webSocketsDropped", counters.webSocketsDropped)
+    line.add("recordLinesDropped", writer.droppedLines)
     let (requestSide, responseSide) = state.withLock { ($0.requestSightings, $0.responseSightings) }
     line.add("requestCanaries", json: Self.sightings(requestSide))
     line.add("responseCanaries", json: Self.sightings(responseSide))
-    append(line.line, force: true)
-    if case .file(let fd, _) = destination { close(fd) }
-    if let error = state.withLock({ $0.writeError }) {
-      return .failure(ServeCommand.UsageError(description: error))
+    writer.enqueue(Data(line.line.utf8), always: true)
+    let outcome = writer.finish(idleLimit: idleLimit)
+    // A descriptor the writer may still be blocked on is left open for the process's exit.
+    if case .file(let fd, _) = destination, outcome.unwrittenBytes == 0 { close(fd) }
+    if let failure = outcome.failure {
+      return .failure(ServeCommand.UsageError(description: failure))
     }
+    summary.droppedLines = outcome.droppedLines
+    summary.unwrittenBytes = outcome.unwrittenBytes
     return .success(summary)
   }
 
@@ -278,6 +315,10 @@ final class ServeRecord: @unchecked Sendable {
     var counters: ServerCounters
     var requestSeen: Int
     var requestCanaries: Int
+    /// Lines the record dropped because its reader did not keep up.
+    var droppedLines = 0
+    /// Bytes never written, the summary among them, because the reader took nothing after the stop.
+    var unwrittenBytes = 0
   }
 
   private static func sightings(_ list: [Sighting]) -> String {
@@ -293,38 +334,9 @@ final class ServeRecord: @unchecked Sendable {
       }.joined(separator: ",") + "]"
   }
 
-  /// Buffers `line` and writes the buffer when it is large or a second old (or `force`).
-  private func append(_ line: String, force: Bool = false) {
-    let ready = state.withLock { state -> String? in
-      state.buffer += line
-      let now = ContinuousClock.now
-      guard
-        force || state.buffer.utf8.count >= Self.flushThreshold
-          || state.lastFlush.advanced(by: .seconds(1)) <= now
-      else { return nil }
-      state.lastFlush = now
-      defer { state.buffer = "" }
-      return state.buffer
-    }
-    guard let ready else { return }
-    let failure: String?
-    switch destination {
-    case .output(let io):
-      do {
-        try io.writeOutputData(Data(ready.utf8))
-        failure = nil
-      } catch {
-        failure = "cannot write the record: \(error)"
-      }
-    case .file(let fd, let name):
-      do {
-        try DescriptorWrite.all(Data(ready.utf8), to: fd)
-        failure = nil
-      } catch {
-        failure = "cannot write the record \(name): \(error)"
-      }
-    }
-    if let failure { state.withLock { $0.writeError = $0.writeError ?? failure } }
+  /// Queues `line` for the writer (dropped, and counted, when the queue is full).
+  private func append(_ line: String) {
+    writer.enqueue(Data(line.utf8))
   }
 
   /// Whether `needle` occurs in `haystack`, as bytes: memchr for its first byte, then memcmp (a

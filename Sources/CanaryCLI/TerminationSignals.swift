@@ -35,7 +35,8 @@ final class TerminationSignals: Sendable {
     }
   }
 
-  /// Returns once either signal has arrived (at once if one already has).
+  /// Returns once either signal has arrived (at once if one already has); a second signal after
+  /// that ends the process at once, as if none had been caught.
   func wait() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let received = state.withLock { state -> Bool in
@@ -45,5 +46,6 @@ final class TerminationSignals: Sendable {
       if received { continuation.resume() }
     }
     sources.withLock { $0.forEach { $0.cancel() } }
+    for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_DFL) }
   }
 }

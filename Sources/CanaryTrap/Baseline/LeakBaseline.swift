@@ -58,7 +58,7 @@ public struct LeakBaseline: Sendable, Hashable {
     let name = path.withUnsafeBufferPointer { Excerpt.render($0) }
     let bytes: [UInt8]
     do {
-      bytes = try ManifestFile.read(path: path, name: name)
+      bytes = try ManifestFile.read(path: path, name: name, what: "a baseline is a small JSON file")
     } catch ManifestError.unreadable(_, let reason) {
       throw BaselineError(file: name, reason: "cannot be read: \(reason)")
     }
@@ -103,6 +103,28 @@ public struct LeakBaseline: Sendable, Hashable {
         reason: "holds \(entries.count) entries; a baseline may hold at most \(Self.maximumEntries)")
     }
     knownLeaks = try entries.enumerated().map { index, entry in try Self.readEntry(entry, index: index) }
+    try Self.refuseDuplicates(knownLeaks)
+  }
+
+  /// Refuses two entries with the same location, source and encoding: the first would accept
+  /// every finding, and each repeat would be reported stale (10,000 copies printed 9,999 stale
+  /// lines). The error names the first repeat and counts them all.
+  private static func refuseDuplicates(_ leaks: [KnownLeak]) throws {
+    var first: [String: Int] = [:]
+    var repeats: [(index: Int, of: Int)] = []
+    for (index, leak) in leaks.enumerated() {
+      if let earlier = first[leak.baselineKey] {
+        repeats.append((index, earlier))
+      } else {
+        first[leak.baselineKey] = index
+      }
+    }
+    guard let firstRepeat = repeats.first else { return }
+    throw BaselineError(
+      reason:
+        "knownLeaks[\(firstRepeat.index)] repeats knownLeaks[\(firstRepeat.of)] (\(leaks[firstRepeat.index])): "
+        + "\(repeats.count) entr\(repeats.count == 1 ? "y repeats" : "ies repeat") an earlier one with the same "
+        + "location, source and encoding; keep one of each")
   }
 
   private static func readEntry(_ entry: JSONValue, index: Int) throws -> KnownLeak {

@@ -29,6 +29,11 @@ package enum ManifestFile {
     if (info.st_mode & S_IFMT) == S_IFDIR {
       throw ManifestError.unreadable(path: name, reason: "it is a directory, not a JSON file")
     }
+    // A regular file's size is known: one over the limit is refused before any byte is read.
+    if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > maximumSize {
+      throw ManifestError.unreadable(
+        path: name, reason: "it holds more than \(maximumSize >> 20) MiB (\(info.st_size) bytes); \(what)")
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {

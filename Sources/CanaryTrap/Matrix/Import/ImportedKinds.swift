@@ -178,8 +178,11 @@ struct ImportCollector {
       skipped: skipped, skippedCount: skippedCount, declined: declined, declinedCount: declinedCount)
   }
 
-  /// Reads `data` as JSON within the limits.
-  static func decode(_ data: Data, limits: ImportLimits, what: String) throws -> JSONValue {
+  /// Reads `data` as JSON within the limits; with `refusingDuplicateKeys` (a whole document), a
+  /// key repeated in one object is an error naming its JSON pointer.
+  static func decode(_ data: Data, limits: ImportLimits, what: String, refusingDuplicateKeys: Bool = false)
+    throws -> JSONValue
+  {
     guard data.count <= limits.maxDocumentBytes else {
       throw KindImportError.tooLarge(bytes: data.count, limit: limits.maxDocumentBytes)
     }
@@ -195,11 +198,19 @@ struct ImportCollector {
     guard nestingDepth(of: data) <= limits.maxNesting else {
       throw KindImportError.tooDeep(limit: limits.maxNesting)
     }
+    let value: JSONValue
     do {
-      return try JSONDecoder().decode(JSONValue.self, from: data)
+      value = try JSONDecoder().decode(JSONValue.self, from: data)
     } catch {
       throw KindImportError.notJSON("the \(what) is not valid JSON: \(JSONErrorText.describe(error))")
     }
+    if refusingDuplicateKeys, let duplicate = JSONDuplicateKeys.first(in: data) {
+      throw KindImportError.malformed(
+        pointer: duplicate.pointer,
+        "the key \"\(duplicate.key)\" occurs twice in one object; JSON readers keep one or the "
+          + "other, so the \(what) is refused rather than read with one of them dropped")
+    }
+    return value
   }
 
   /// The deepest nesting of `[` and `{` outside strings.

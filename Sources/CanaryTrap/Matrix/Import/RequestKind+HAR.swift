@@ -12,7 +12,8 @@ extension RequestKind {
   public static func kinds(fromHAR archive: Data, limits: ImportLimits = ImportLimits()) throws
     -> ImportedKinds
   {
-    let root = try ImportCollector.decode(archive, limits: limits, what: "HAR archive")
+    let root = try ImportCollector.decode(
+      archive, limits: limits, what: "HAR archive", refusingDuplicateKeys: true)
     var reader = HARReader(collector: ImportCollector(limits: limits))
     try reader.read(root)
     return reader.collector.result()

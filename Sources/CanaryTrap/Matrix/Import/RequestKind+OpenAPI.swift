@@ -13,7 +13,8 @@ extension RequestKind {
   public static func kinds(fromOpenAPI document: Data, limits: ImportLimits = ImportLimits()) throws
     -> ImportedKinds
   {
-    let root = try ImportCollector.decode(document, limits: limits, what: "OpenAPI document")
+    let root = try ImportCollector.decode(
+      document, limits: limits, what: "OpenAPI document", refusingDuplicateKeys: true)
     var reader = OpenAPIReader(root: root, limits: limits)
     try reader.read()
     return reader.collector.result()
