@@ -43,7 +43,9 @@
       // From here on, nobody reads standard output.
       try Self.sendRequests(port: port, count: Self.requests, bodyBytes: 0)
       let elapsed = Self.terminate(process)
-      #expect(elapsed < .seconds(1), "SIGTERM took \(elapsed) to stop the server")
+      // By design it stops within about 0.5 s (RELIABILITY measures it); the bound leaves room for
+      // a machine busy with the rest of the suite, and the old server never stopped by itself.
+      #expect(elapsed < .seconds(3), "SIGTERM took \(elapsed) to stop the server")
       #expect(process.terminationStatus == 2)
       let message = try String(decoding: Data(contentsOf: errors), as: UTF8.self)
       #expect(message.contains("stopped after \(Self.requests) requests"))
@@ -77,7 +79,9 @@
       // 24 bodies of 1 MiB make record lines of about 3.7 MiB each: past the 16 MiB queue.
       try Self.sendRequests(port: port, count: 24, bodyBytes: 1 << 20)
       let elapsed = Self.terminate(process)
-      #expect(elapsed < .seconds(1), "SIGTERM took \(elapsed) to stop the server")
+      // By design it stops within about 0.5 s (RELIABILITY measures it); the bound leaves room for
+      // a machine busy with the rest of the suite, and the old server never stopped by itself.
+      #expect(elapsed < .seconds(3), "SIGTERM took \(elapsed) to stop the server")
       #expect(process.terminationStatus == 2)
       let message = try String(decoding: Data(contentsOf: errors), as: UTF8.self)
       #expect(message.contains("stopped after \(Self.requests + 24) requests"))
