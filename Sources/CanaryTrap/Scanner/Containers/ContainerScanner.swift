@@ -16,6 +16,7 @@ import Foundation
 /// source. Any failure makes the source ``ScannedSource/Status/failed(reason:)``, never clean.
 final class ContainerScanner {
   private let scanner: LeakScanner
+  fileprivate var scannerForRaw: LeakScanner { scanner }
   let budget: ExpansionBudget
   private(set) var findings: [LeakFinding] = []
   private(set) var scannedBytes = 0
@@ -77,6 +78,11 @@ final class ContainerScanner {
       try scanPlain(reader, name: name)
       throw format.error
     }
+    // A container's own bytes are input too: what is not interpreted (names, comments, pax
+    // records, what follows its end) is still searched. A top-level database is read by page.
+    let topLevelDatabase = (kind == .sqlite || kind == .sqliteWAL) && depth == 0 && reader.offset == 0
+    let raw = topLevelDatabase ? nil : RawBytesSearch(self, reader: reader, name: name)
+    defer { raw?.finish(reader) }
     guard depth < budget.limits.maxDepth else {
       throw ContainerError.overLimit(
         "containers nest more than \(budget.limits.maxDepth) deep (ContainerLimits.maxDepth)")
@@ -98,7 +104,10 @@ final class ContainerScanner {
       try TarReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
       try drainRest(reader)
     case .zip:
-      try ZipReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
+      // A zip appended to a zip (`cat a.zip b.zip`) is read as one more archive.
+      repeat {
+        try ZipReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
+      } while try ZipReader.localHeaderFollows(reader)
       try drainRest(reader)
     case .sqlite, .sqliteWAL:
       let bytes: any RandomAccessBytes
@@ -121,6 +130,13 @@ final class ContainerScanner {
     } catch let error as ContainerError where !error.stopsEverything {
       record(error, at: name)
     }
+  }
+
+  /// Adds the findings of a container's raw-bytes search (see ``RawBytesSearch``).
+  fileprivate func addRaw(_ stream: ScanStream, since start: Int) {
+    let inside = Set(findings[start...].map(\.canary))
+    findings += stream.finish().filter { !inside.contains($0.canary) }
+    omitted += stream.omittedFindings.filter { !inside.contains($0.canary) }
   }
 
   /// The name of archive member `path` of container `parent`.
@@ -300,6 +316,35 @@ extension LeakScanner {
       ScannedSource(
         name: name, bytes: stream.bytesScanned, status: status, omittedFindings: stream.omittedFindings)
     )
+  }
+}
+
+/// The search of a container's own bytes as they are read: headers, member names, comments, pax
+/// records, gzip FNAME and FCOMMENT, and anything after the container's end. Its findings are
+/// named by the container itself (`logs.zip`, where a member's are `logs.zip!/app.log`). A canary
+/// found inside the container (a stored member) is not reported again from the raw bytes, so one
+/// leak is counted once, at its most precise place. These bytes are not added to the source's
+/// scanned bytes, which count content.
+private final class RawBytesSearch {
+  private let containers: ContainerScanner
+  private let stream: ScanStream
+  private let start: Int
+
+  init(_ containers: ContainerScanner, reader: ByteReader, name: String) {
+    self.containers = containers
+    start = containers.findings.count
+    let stream = containers.scannerForRaw.makeStream(source: name)
+    self.stream = stream
+    stream.feed(UnsafeBufferPointer(start: reader.buffer + reader.position, count: reader.available))
+    reader.observer = { stream.feed($0) }
+  }
+
+  /// Reads what is left of the container's bytes (after a failure, the rest is still searched;
+  /// a source that throws again stops it), then adds the findings.
+  func finish(_ reader: ByteReader) {
+    while ((try? reader.skip(1 << 20)) ?? 0) > 0 {}
+    reader.observer = nil
+    containers.addRaw(stream, since: start)
   }
 }
 

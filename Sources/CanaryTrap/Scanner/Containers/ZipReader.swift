@@ -197,6 +197,13 @@ struct ZipReader {
     return UInt64(LittleEndian.le32(bytes, 0)) | UInt64(LittleEndian.le32(bytes, 4)) << 32
   }
 
+  /// Whether a local header signature comes next (a second archive appended to the first).
+  static func localHeaderFollows(_ reader: ByteReader) throws -> Bool {
+    guard try reader.ensure(4) else { return false }
+    let next = UnsafeBufferPointer(start: reader.buffer + reader.position, count: 4)
+    return UInt32(LittleEndian.le32(next, 0)) == localHeader
+  }
+
   /// The data of the zip64 extended information field (id 1) of `extra`, if any.
   static func zip64Field(_ extra: [UInt8]) -> [UInt8]? {
     var index = 0
