@@ -57,7 +57,13 @@ final class ContainerScanner {
       name: name, bytes: scannedBytes, status: .failed(reason: reason), omittedFindings: omitted)
   }
 
+  /// Whether every failure recorded was a ``ContainerLimits`` limit (the scan was cut short, the
+  /// bytes were not found bad): the source is then inconclusive rather than unreadable.
+  var stoppedOnlyByLimits: Bool { !failures.isEmpty && onlyLimits }
+  private var onlyLimits = true
+
   func record(_ error: any Error, at name: String) {
+    if (error as? ContainerError)?.stopsEverything != true { onlyLimits = false }
     let text = "\(name): \(error)"
     if failures.contains(text) { return }
     if failures.count < Self.maxFailures { failures.append(text) } else { droppedFailures += 1 }
@@ -194,8 +200,13 @@ final class ContainerScanner {
     let newline: [UInt8] = [0x0A]
     try list.read { index, object in
       switch object {
-      case .text(let bytes): stream.feed(bytes)
+      case .text(let bytes):
+        // Every object counts against the expansion limits: an offset table may name one large
+        // object many times over.
+        try budget.expand(bytes.count)
+        stream.feed(bytes)
       case .data(let bytes):
+        try budget.expand(bytes.count)
         stream.feed(bytes)
         let kind = bytes.withUnsafeBufferPointer {
           ContainerKind.detect(UnsafeBufferPointer(rebasing: $0.prefix(ContainerKind.prefixLength)))
@@ -262,6 +273,13 @@ extension LeakScanner {
   package func scanContainer(descriptor fd: Int32, name: String) -> (
     findings: [LeakFinding], source: ScannedSource
   )? {
+    scanContainer(descriptor: fd, name: name, maxBytes: .max).map { ($0.findings, $0.source) }
+  }
+
+  /// Scans the open regular file `fd` through its containers reading at most `maxBytes` of it
+  /// (`--max-bytes`; a database is read that far, rounded down to 64 KiB), or returns `nil` as
+  /// ``scanContainer(descriptor:name:)`` does.
+  package func scanContainer(descriptor fd: Int32, name: String, maxBytes: Int) -> ContainerScanOutcome? {
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     var prefix = [UInt8](repeating: 0, count: ContainerKind.prefixLength)
@@ -271,12 +289,15 @@ extension LeakScanner {
         ContainerKind.detect(UnsafeBufferPointer(rebasing: $0[0..<peeked]))
       }) != .plain
     else { return nil }
-    let reader = ByteReader(FileDescriptorSource(fd: fd, path: name))
-    let containers = ContainerScanner(
-      scanner: self, limits: options.containerLimits, inputBytes: Int(info.st_size))
-    containers.topLevelFile = FileBytes(fd: fd, size: Int(info.st_size))
+    let size = Int(info.st_size)
+    let cut = size > maxBytes
+    let reader = ByteReader(FileDescriptorSource(fd: fd, path: name, limit: maxBytes))
+    let containers = ContainerScanner(scanner: self, limits: options.containerLimits, inputBytes: size)
+    containers.topLevelFile = FileBytes(fd: fd, size: cut ? maxBytes - maxBytes % (64 << 10) : size)
     containers.scan(reader, name: name)
-    return (containers.findings, containers.scannedSource(name: name))
+    return ContainerScanOutcome(
+      findings: containers.findings, source: containers.scannedSource(name: name), cut: cut,
+      stoppedByLimit: containers.stoppedOnlyByLimits)
   }
 }
 
@@ -317,6 +338,17 @@ extension LeakScanner {
         name: name, bytes: stream.bytesScanned, status: status, omittedFindings: stream.omittedFindings)
     )
   }
+}
+
+/// What scanning one file through its containers found.
+package struct ContainerScanOutcome {
+  package var findings: [LeakFinding]
+  package var source: ScannedSource
+  /// The file held more than the caller's `maxBytes` and was read only that far.
+  package var cut: Bool
+  /// Every failure was a ``ContainerLimits`` limit: the scan was cut short, so the source is
+  /// inconclusive (not unreadable).
+  package var stoppedByLimit: Bool
 }
 
 /// The search of a container's own bytes as they are read: headers, member names, comments, pax
