@@ -124,6 +124,49 @@ import Testing
       else { return false }
       return try files.run("tar", ["-S", "-cf", "a.tar", "sparse.log"])
     },
+    Case(
+      description: "a zip behind a text stub", file: "a.zip", expected: "a.zip!/app.log", tools: ["python3"]
+    ) {
+      files, value in
+      try files.python(
+        """
+        import io, zipfile
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+            z.writestr('app.log', b'token=\(value)\\n' * 20)
+        stub = b'#!/bin/sh\\necho this is a self-extractor\\nexit 0\\n'
+        open('a.zip', 'wb').write(stub + out.getvalue())
+        """)
+    },
+    Case(
+      description: "a zip member only the central directory reaches", file: "a.zip",
+      expected: "a.zip!/hidden.log", tools: ["python3"]
+    ) { files, value in
+      // The hidden member's local header and data sit in the extra field of the visible one's
+      // local header: a front-to-back read skips them, the central directory points at them.
+      try files.python(
+        """
+        import struct, zlib
+        def local(name, data, method, extra=b''):
+            comp = data
+            if method == 8:
+                c = zlib.compressobj(9, zlib.DEFLATED, -15)
+                comp = c.compress(data) + c.flush()
+            head = struct.pack('<IHHHHHIIIHH', 0x04034b50, 20, 0, method, 0, 0, zlib.crc32(data),
+                               len(comp), len(data), len(name), len(extra)) + name + extra
+            return head + comp, (method, zlib.crc32(data), len(comp), len(data))
+        def central(name, info, offset):
+            method, crc, clen, size = info
+            return struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 20, 20, 0, method, 0, 0, crc, clen,
+                               size, len(name), 0, 0, 0, 0, 0, offset) + name
+        hidden, hidden_info = local(b'hidden.log', b'token=\(value)\\n' * 20, 8)
+        extra = struct.pack('<HH', 0xCAFE, len(hidden)) + hidden
+        visible, visible_info = local(b'app.log', b'nothing here\\n', 0, extra)
+        directory = central(b'app.log', visible_info, 0) + central(b'hidden.log', hidden_info, 30 + 7 + 4)
+        end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 2, 2, len(directory), len(visible), 0)
+        open('a.zip', 'wb').write(visible + directory + end)
+        """)
+    },
   ]
 
   static func append(_ text: String, to url: URL) throws {

@@ -25,6 +25,10 @@ final class ContainerScanner {
   private(set) var failures: [String] = []
   /// The file being scanned, for formats read by random access (SQLite) at the top level.
   var topLevelFile: (any RandomAccessBytes)?
+  /// The reader of the source's own bytes, when it is a file read by offset too.
+  var topLevelReader: ByteReader?
+  /// The local headers of a top-level zip that the stream read reached (at most maxMembers).
+  private var zipLocalHeaders: Set<Int> = []
   /// The largest database (inside another container) or property list read into memory (64 MiB).
   static let maxDatabaseInMemory = 64 << 20
   private var droppedFailures = 0
@@ -110,11 +114,19 @@ final class ContainerScanner {
       try TarReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
       try drainRest(reader)
     case .zip:
-      // A zip appended to a zip (`cat a.zip b.zip`) is read as one more archive.
-      repeat {
-        try ZipReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
-      } while try ZipReader.localHeaderFollows(reader)
-      try drainRest(reader)
+      do {
+        // A zip appended to a zip (`cat a.zip b.zip`) is read as one more archive.
+        repeat {
+          try ZipReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
+        } while try ZipReader.localHeaderFollows(reader)
+        try drainRest(reader)
+      } catch let error as ContainerError where !error.stopsEverything && topLevelZip(reader) != nil {
+        record(error, at: name)  // the central directory may still reach the rest
+      }
+      if let file = topLevelZip(reader) {
+        try ZipDirectorySweep(file: file, name: name).read(
+          scanner: self, skipping: zipLocalHeaders, depth: depth + 1)
+      }
     case .sqlite, .sqliteWAL:
       let bytes: any RandomAccessBytes
       if depth == 0, reader.offset == 0, let topLevelFile {
@@ -129,6 +141,42 @@ final class ContainerScanner {
     }
   }
 
+  /// The file of a zip at the top level of the source (read by offset), or nil.
+  private func topLevelZip(_ reader: ByteReader) -> (any RandomAccessBytes)? {
+    reader === topLevelReader ? topLevelFile : nil
+  }
+
+  /// Notes the offset of a local header the stream read reached, for a zip at the top level.
+  func readLocalHeader(at offset: Int, of reader: ByteReader) {
+    if reader === topLevelReader, zipLocalHeaders.count < budget.limits.maxMembers {
+      zipLocalHeaders.insert(offset)
+    }
+  }
+
+  /// Scans a top-level file that is not a container by its first bytes but ends with a zip's end
+  /// record (a zip behind a stub): its bytes as text, then the members its central directory
+  /// lists. A canary found in a member is not reported again from the plain bytes.
+  func scanPlainWithZipDirectory(_ reader: ByteReader, file: any RandomAccessBytes, name: String) {
+    let stream = scanner.makeStream(source: name)
+    do {
+      if reader.available > 0 {
+        stream.feed(UnsafeBufferPointer(start: reader.buffer + reader.position, count: reader.available))
+        reader.position = reader.end
+      }
+      while try stream.fill({ try reader.read(into: $0, count: $1) }) > 0 {}
+    } catch {
+      record(error, at: name)
+    }
+    scannedBytes += stream.bytesScanned
+    let start = findings.count
+    do {
+      try ZipDirectorySweep(file: file, name: name).read(scanner: self, skipping: [], depth: 1)
+    } catch {
+      record(error, at: name)
+    }
+    addRaw(stream, since: start)
+  }
+
   /// Expands one archive member; a failure inside it is recorded unless it stops everything.
   func expandMember(_ source: any ByteSource, name: String, depth: Int) throws {
     do {
@@ -139,7 +187,7 @@ final class ContainerScanner {
   }
 
   /// Adds the findings of a container's raw-bytes search (see ``RawBytesSearch``).
-  fileprivate func addRaw(_ stream: ScanStream, since start: Int) {
+  func addRaw(_ stream: ScanStream, since start: Int) {
     let inside = Set(findings[start...].map(\.canary))
     findings += stream.finish().filter { !inside.contains($0.canary) }
     omitted += stream.omittedFindings.filter { !inside.contains($0.canary) }
@@ -284,16 +332,28 @@ extension LeakScanner {
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     var prefix = [UInt8](repeating: 0, count: ContainerKind.prefixLength)
     let peeked = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-    guard peeked > 0,
-      prefix.withUnsafeBufferPointer({
-        ContainerKind.detect(UnsafeBufferPointer(rebasing: $0[0..<peeked]))
-      }) != .plain
-    else { return nil }
+    guard peeked > 0 else { return nil }
     let size = Int(info.st_size)
+    let plain =
+      prefix.withUnsafeBufferPointer { ContainerKind.detect(UnsafeBufferPointer(rebasing: $0[0..<peeked])) }
+      == .plain
+    // A file that is text in front and a zip behind (a self-extractor) is read both ways.
+    if plain {
+      guard size <= maxBytes, ZipDirectorySweep.locate(FileBytes(fd: fd, size: size)) != nil else {
+        return nil
+      }
+      let containers = ContainerScanner(scanner: self, limits: options.containerLimits, inputBytes: size)
+      containers.scanPlainWithZipDirectory(
+        ByteReader(FileDescriptorSource(fd: fd, path: name)), file: FileBytes(fd: fd, size: size), name: name)
+      return ContainerScanOutcome(
+        findings: containers.findings, source: containers.scannedSource(name: name), cut: false,
+        stoppedByLimit: containers.stoppedOnlyByLimits)
+    }
     let cut = size > maxBytes
     let reader = ByteReader(FileDescriptorSource(fd: fd, path: name, limit: maxBytes))
     let containers = ContainerScanner(scanner: self, limits: options.containerLimits, inputBytes: size)
     containers.topLevelFile = FileBytes(fd: fd, size: cut ? maxBytes - maxBytes % (64 << 10) : size)
+    containers.topLevelReader = reader
     containers.scan(reader, name: name)
     return ContainerScanOutcome(
       findings: containers.findings, source: containers.scannedSource(name: name), cut: cut,

@@ -6,6 +6,8 @@ import CanaryTrapPrimitives
 /// the central directory up to its end record.
 ///
 /// Not read: encrypted members and methods other than stored and deflate; each is reported failed.
+/// A zip at the top level of a source is also read through its central directory
+/// (``ZipDirectorySweep``), for members this front-to-back read does not reach.
 struct ZipReader {
   let reader: ByteReader
   let budget: ExpansionBudget
@@ -22,7 +24,9 @@ struct ZipReader {
     while true {
       let signature = try uint32("a header signature")
       switch signature {
-      case Self.localHeader: try readMember(scanner: scanner, depth: depth)
+      case Self.localHeader:
+        scanner.readLocalHeader(at: reader.offset - 4, of: reader)
+        try readMember(scanner: scanner, depth: depth)
       case Self.centralHeader, Self.zip64EndRecord, Self.zip64Locator, Self.endRecord:
         try readDirectory(startingWith: signature)
         return
