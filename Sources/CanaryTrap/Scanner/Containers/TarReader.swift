@@ -49,6 +49,11 @@ struct TarReader {
         }
         if type == 0x53 { try skipSparseExtensions(isExtended: header[482] != 0) }
         try budget.member()
+        // The member's bytes are scanned as the member (and as its own container's raw bytes), so
+        // the search of the archive's own bytes pauses over them rather than scan them twice.
+        let observer = reader.observer
+        reader.observer = nil
+        defer { reader.observer = observer }
         let member = BoundedSource(reader, length: size, what: "tar member \(path)")
         try scanner.expandMember(member, name: ContainerScanner.memberName(name, path), depth: depth)
         try member.drain()
