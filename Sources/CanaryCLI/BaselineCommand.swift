@@ -109,6 +109,9 @@ enum BaselineCommand {
           "\(cut): \(ScanRun.cutReason(arguments.bounds.maxBytes)); raise --max-bytes so the baseline"
           + " can name every leak")
     }
+    if let limited = run.limited.first {
+      throw ScanUsageError(description: limited + "; the baseline cannot name every leak")
+    }
     let report = LeakReport(
       title: "canary baseline", canaries: manifest.canaries, findings: run.findings, sources: run.sources)
     return (report, output)

@@ -51,7 +51,7 @@ struct ScanArguments {
     "--max-bytes", placeholder: "SIZE",
     help:
       "The most bytes read from one PATH (a file, a FIFO, a device such as /dev/zero, or standard input;"
-      + " an archive has its own limits). One that holds more is scanned that far and the scan is"
+      + " an archive or database is read that far too; what it expands to has its own limits). One that holds more is scanned that far and the scan is"
       + " inconclusive (exit 3), never clean. A number of bytes, or with K, M, G or T (powers of 1024).",
     defaultValue: defaultMaxBytes,
     check: { byteCount($0) == nil ? "--max-bytes needs a size such as 512M or 16G, not '\($0)'" : nil }

@@ -33,7 +33,8 @@ enum ScanCommand {
            report that cannot be written (one line on standard error).
         3  inconclusive: no leak, but nothing was looked at in some PATH (a 0-byte file, empty
            standard input, a directory holding only empty files), or a PATH held more than
-           --max-bytes and was scanned only that far.
+           --max-bytes and was scanned only that far, or a container was stopped by a limit of
+           ContainerLimits (a decompression bomb).
       """,
     run: { parsed, io in await execute(parsed, io: io) })
 
@@ -119,6 +120,7 @@ enum ScanCommand {
     for name in run.cut {
       complain("\(name): \(ScanRun.cutReason(parsed.bounds.maxBytes)); the scan is inconclusive", io)
     }
+    for line in run.limited { complain("\(line); the scan is inconclusive", io) }
     let status = exitStatus(for: report, unreadable: !run.problems.isEmpty)
     guard let triage else { return status }
     for line in triage.messages { complain(line, io) }

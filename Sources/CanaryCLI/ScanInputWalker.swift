@@ -77,12 +77,22 @@ struct ScanInputWalker {
     defer { closedir(stream) }
     var names: [[UInt8]] = []
     while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        Array(raw.prefix { $0 != 0 })
-      }
+      let name = Self.name(of: entry)
       if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
       names.append(name)
     }
     return .success(names.sorted { $0.lexicographicallyPrecedes($1) })
+  }
+
+  /// The name of a directory entry: the NUL-terminated bytes at `d_name`, read no further than the
+  /// record's own length (`d_reclen`). A record is often shorter than the declared 256-byte field
+  /// (the kernel packs records by name length), so copying the whole field can read past the end
+  /// of the buffer `readdir` filled, and crash.
+  static func name(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+    let fieldOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+    let room = max(0, min(Int(entry.pointee.d_reclen) - fieldOffset, 256))
+    let start = UnsafeRawPointer(entry) + fieldOffset
+    let length = strnlen(start.assumingMemoryBound(to: CChar.self), room)
+    return Array(UnsafeRawBufferPointer(start: start, count: length))
   }
 }

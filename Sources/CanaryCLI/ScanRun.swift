@@ -21,6 +21,8 @@ struct ScanRun {
   /// The sources that held more than ``Bounds/maxBytes``: each was scanned only that far, so it
   /// is silent (the run inconclusive).
   var cut: [String] = []
+  /// The sources a container limit stopped, with the reason: inconclusive, like ``cut``.
+  var limited: [String] = []
 
   /// How far one input is read.
   struct Bounds {
@@ -100,6 +102,9 @@ struct ScanRun {
       if case .silent(let reason) = source.status, reason.hasPrefix(Self.cutPrefix) {
         cut.append(source.name)
       }
+      if case .silent(let reason) = source.status, reason.hasPrefix(Self.limitPrefix) {
+        limited.append("\(source.name): \(reason)")
+      }
       // A container cut short, corrupt or over a limit keeps what was found before the damage,
       // and fails the run like any unreadable input.
       if case .failed(let reason) = source.status { problems.append("cannot read \(source.name): \(reason)") }
@@ -112,6 +117,10 @@ struct ScanRun {
       return source
     }
   }
+
+  /// The start of the reason a container stopped by a ``ContainerLimits`` limit is silent: the
+  /// scan was cut short there (inconclusive, exit 3), the input was not found unreadable.
+  static let limitPrefix = "stopped at a container limit: "
 
   /// The start of the reason a source cut at ``Bounds/maxBytes`` is silent.
   static let cutPrefix = "stopped after"
@@ -174,8 +183,15 @@ struct ScanRun {
     if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       return .failure(ScanInputError(name: name, reason: "is a directory"))
     }
-    if let contained = scanner.scanContainer(descriptor: fd, name: name) {
-      return .success(contained)
+    if let contained = scanner.scanContainer(descriptor: fd, name: name, maxBytes: bounds.maxBytes) {
+      var source = contained.source
+      // Read only as far as --max-bytes (a container then fails as truncated): the limit is the
+      // reason, and the scan is inconclusive, as it is for a plain file.
+      if contained.cut { source.status = .silent(reason: cutReason(bounds.maxBytes)) }
+      if contained.stoppedByLimit, case .failed(let reason) = source.status {
+        source.status = .silent(reason: limitPrefix + reason)
+      }
+      return .success((contained.findings, source))
     }
     do {
       let result = try scanner.scanDescriptor(fd, source: name, path: name, limit: bounds.maxBytes)

@@ -51,6 +51,10 @@ package final class ByteReader {
   /// Bytes moved out of the buffer's front so far, so ``offset`` counts from the source's start.
   private var discarded = 0
   private let source: any ByteSource
+  /// Called with each run of bytes as it comes from the source, before any of it is read, so a
+  /// container's own bytes (headers, names, comments, what follows its end) can be searched as
+  /// they pass.
+  package var observer: ((UnsafeBufferPointer<UInt8>) -> Void)?
 
   package init(_ source: any ByteSource) {
     self.source = source
@@ -87,6 +91,7 @@ package final class ByteReader {
       sourceEnded = true
       return false
     }
+    observer?(UnsafeBufferPointer(start: buffer + end, count: read))
     end += read
     return true
   }

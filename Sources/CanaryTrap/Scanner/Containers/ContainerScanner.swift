@@ -16,6 +16,7 @@ import Foundation
 /// source. Any failure makes the source ``ScannedSource/Status/failed(reason:)``, never clean.
 final class ContainerScanner {
   private let scanner: LeakScanner
+  fileprivate var scannerForRaw: LeakScanner { scanner }
   let budget: ExpansionBudget
   private(set) var findings: [LeakFinding] = []
   private(set) var scannedBytes = 0
@@ -24,6 +25,10 @@ final class ContainerScanner {
   private(set) var failures: [String] = []
   /// The file being scanned, for formats read by random access (SQLite) at the top level.
   var topLevelFile: (any RandomAccessBytes)?
+  /// The reader of the source's own bytes, when it is a file read by offset too.
+  var topLevelReader: ByteReader?
+  /// The local headers of a top-level zip that the stream read reached (at most maxMembers).
+  private var zipLocalHeaders: Set<Int> = []
   /// The largest database (inside another container) or property list read into memory (64 MiB).
   static let maxDatabaseInMemory = 64 << 20
   private var droppedFailures = 0
@@ -56,7 +61,13 @@ final class ContainerScanner {
       name: name, bytes: scannedBytes, status: .failed(reason: reason), omittedFindings: omitted)
   }
 
+  /// Whether every failure recorded was a ``ContainerLimits`` limit (the scan was cut short, the
+  /// bytes were not found bad): the source is then inconclusive rather than unreadable.
+  var stoppedOnlyByLimits: Bool { !failures.isEmpty && onlyLimits }
+  private var onlyLimits = true
+
   func record(_ error: any Error, at name: String) {
+    if (error as? ContainerError)?.stopsEverything != true { onlyLimits = false }
     let text = "\(name): \(error)"
     if failures.contains(text) { return }
     if failures.count < Self.maxFailures { failures.append(text) } else { droppedFailures += 1 }
@@ -77,6 +88,11 @@ final class ContainerScanner {
       try scanPlain(reader, name: name)
       throw format.error
     }
+    // A container's own bytes are input too: what is not interpreted (names, comments, pax
+    // records, what follows its end) is still searched. A top-level database is read by page.
+    let topLevelDatabase = (kind == .sqlite || kind == .sqliteWAL) && depth == 0 && reader.offset == 0
+    let raw = topLevelDatabase ? nil : RawBytesSearch(self, reader: reader, name: name)
+    defer { raw?.finish(reader) }
     guard depth < budget.limits.maxDepth else {
       throw ContainerError.overLimit(
         "containers nest more than \(budget.limits.maxDepth) deep (ContainerLimits.maxDepth)")
@@ -98,8 +114,19 @@ final class ContainerScanner {
       try TarReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
       try drainRest(reader)
     case .zip:
-      try ZipReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
-      try drainRest(reader)
+      do {
+        // A zip appended to a zip (`cat a.zip b.zip`) is read as one more archive.
+        repeat {
+          try ZipReader(reader: reader, budget: budget, name: name).read(scanner: self, depth: depth + 1)
+        } while try ZipReader.localHeaderFollows(reader)
+        try drainRest(reader)
+      } catch let error as ContainerError where !error.stopsEverything && topLevelZip(reader) != nil {
+        record(error, at: name)  // the central directory may still reach the rest
+      }
+      if let file = topLevelZip(reader) {
+        try ZipDirectorySweep(file: file, name: name).read(
+          scanner: self, skipping: zipLocalHeaders, depth: depth + 1)
+      }
     case .sqlite, .sqliteWAL:
       let bytes: any RandomAccessBytes
       if depth == 0, reader.offset == 0, let topLevelFile {
@@ -114,6 +141,42 @@ final class ContainerScanner {
     }
   }
 
+  /// The file of a zip at the top level of the source (read by offset), or nil.
+  private func topLevelZip(_ reader: ByteReader) -> (any RandomAccessBytes)? {
+    reader === topLevelReader ? topLevelFile : nil
+  }
+
+  /// Notes the offset of a local header the stream read reached, for a zip at the top level.
+  func readLocalHeader(at offset: Int, of reader: ByteReader) {
+    if reader === topLevelReader, zipLocalHeaders.count < budget.limits.maxMembers {
+      zipLocalHeaders.insert(offset)
+    }
+  }
+
+  /// Scans a top-level file that is not a container by its first bytes but ends with a zip's end
+  /// record (a zip behind a stub): its bytes as text, then the members its central directory
+  /// lists. A canary found in a member is not reported again from the plain bytes.
+  func scanPlainWithZipDirectory(_ reader: ByteReader, file: any RandomAccessBytes, name: String) {
+    let stream = scanner.makeStream(source: name)
+    do {
+      if reader.available > 0 {
+        stream.feed(UnsafeBufferPointer(start: reader.buffer + reader.position, count: reader.available))
+        reader.position = reader.end
+      }
+      while try stream.fill({ try reader.read(into: $0, count: $1) }) > 0 {}
+    } catch {
+      record(error, at: name)
+    }
+    scannedBytes += stream.bytesScanned
+    let start = findings.count
+    do {
+      try ZipDirectorySweep(file: file, name: name).read(scanner: self, skipping: [], depth: 1)
+    } catch {
+      record(error, at: name)
+    }
+    addRaw(stream, since: start)
+  }
+
   /// Expands one archive member; a failure inside it is recorded unless it stops everything.
   func expandMember(_ source: any ByteSource, name: String, depth: Int) throws {
     do {
@@ -121,6 +184,13 @@ final class ContainerScanner {
     } catch let error as ContainerError where !error.stopsEverything {
       record(error, at: name)
     }
+  }
+
+  /// Adds the findings of a container's raw-bytes search (see ``RawBytesSearch``).
+  func addRaw(_ stream: ScanStream, since start: Int) {
+    let inside = Set(findings[start...].map(\.canary))
+    findings += stream.finish().filter { !inside.contains($0.canary) }
+    omitted += stream.omittedFindings.filter { !inside.contains($0.canary) }
   }
 
   /// The name of archive member `path` of container `parent`.
@@ -178,8 +248,13 @@ final class ContainerScanner {
     let newline: [UInt8] = [0x0A]
     try list.read { index, object in
       switch object {
-      case .text(let bytes): stream.feed(bytes)
+      case .text(let bytes):
+        // Every object counts against the expansion limits: an offset table may name one large
+        // object many times over.
+        try budget.expand(bytes.count)
+        stream.feed(bytes)
       case .data(let bytes):
+        try budget.expand(bytes.count)
         stream.feed(bytes)
         let kind = bytes.withUnsafeBufferPointer {
           ContainerKind.detect(UnsafeBufferPointer(rebasing: $0.prefix(ContainerKind.prefixLength)))
@@ -246,21 +321,43 @@ extension LeakScanner {
   package func scanContainer(descriptor fd: Int32, name: String) -> (
     findings: [LeakFinding], source: ScannedSource
   )? {
+    scanContainer(descriptor: fd, name: name, maxBytes: .max).map { ($0.findings, $0.source) }
+  }
+
+  /// Scans the open regular file `fd` through its containers reading at most `maxBytes` of it
+  /// (`--max-bytes`; a database is read that far, rounded down to 64 KiB), or returns `nil` as
+  /// ``scanContainer(descriptor:name:)`` does.
+  package func scanContainer(descriptor fd: Int32, name: String, maxBytes: Int) -> ContainerScanOutcome? {
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     var prefix = [UInt8](repeating: 0, count: ContainerKind.prefixLength)
     let peeked = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-    guard peeked > 0,
-      prefix.withUnsafeBufferPointer({
-        ContainerKind.detect(UnsafeBufferPointer(rebasing: $0[0..<peeked]))
-      }) != .plain
-    else { return nil }
-    let reader = ByteReader(FileDescriptorSource(fd: fd, path: name))
-    let containers = ContainerScanner(
-      scanner: self, limits: options.containerLimits, inputBytes: Int(info.st_size))
-    containers.topLevelFile = FileBytes(fd: fd, size: Int(info.st_size))
+    guard peeked > 0 else { return nil }
+    let size = Int(info.st_size)
+    let plain =
+      prefix.withUnsafeBufferPointer { ContainerKind.detect(UnsafeBufferPointer(rebasing: $0[0..<peeked])) }
+      == .plain
+    // A file that is text in front and a zip behind (a self-extractor) is read both ways.
+    if plain {
+      guard size <= maxBytes, ZipDirectorySweep.locate(FileBytes(fd: fd, size: size)) != nil else {
+        return nil
+      }
+      let containers = ContainerScanner(scanner: self, limits: options.containerLimits, inputBytes: size)
+      containers.scanPlainWithZipDirectory(
+        ByteReader(FileDescriptorSource(fd: fd, path: name)), file: FileBytes(fd: fd, size: size), name: name)
+      return ContainerScanOutcome(
+        findings: containers.findings, source: containers.scannedSource(name: name), cut: false,
+        stoppedByLimit: containers.stoppedOnlyByLimits)
+    }
+    let cut = size > maxBytes
+    let reader = ByteReader(FileDescriptorSource(fd: fd, path: name, limit: maxBytes))
+    let containers = ContainerScanner(scanner: self, limits: options.containerLimits, inputBytes: size)
+    containers.topLevelFile = FileBytes(fd: fd, size: cut ? maxBytes - maxBytes % (64 << 10) : size)
+    containers.topLevelReader = reader
     containers.scan(reader, name: name)
-    return (containers.findings, containers.scannedSource(name: name))
+    return ContainerScanOutcome(
+      findings: containers.findings, source: containers.scannedSource(name: name), cut: cut,
+      stoppedByLimit: containers.stoppedOnlyByLimits)
   }
 }
 
@@ -300,6 +397,46 @@ extension LeakScanner {
       ScannedSource(
         name: name, bytes: stream.bytesScanned, status: status, omittedFindings: stream.omittedFindings)
     )
+  }
+}
+
+/// What scanning one file through its containers found.
+package struct ContainerScanOutcome {
+  package var findings: [LeakFinding]
+  package var source: ScannedSource
+  /// The file held more than the caller's `maxBytes` and was read only that far.
+  package var cut: Bool
+  /// Every failure was a ``ContainerLimits`` limit: the scan was cut short, so the source is
+  /// inconclusive (not unreadable).
+  package var stoppedByLimit: Bool
+}
+
+/// The search of a container's own bytes as they are read: headers, member names, comments, pax
+/// records, gzip FNAME and FCOMMENT, and anything after the container's end. Its findings are
+/// named by the container itself (`logs.zip`, where a member's are `logs.zip!/app.log`). A canary
+/// found inside the container (a stored member) is not reported again from the raw bytes, so one
+/// leak is counted once, at its most precise place. These bytes are not added to the source's
+/// scanned bytes, which count content.
+private final class RawBytesSearch {
+  private let containers: ContainerScanner
+  private let stream: ScanStream
+  private let start: Int
+
+  init(_ containers: ContainerScanner, reader: ByteReader, name: String) {
+    self.containers = containers
+    start = containers.findings.count
+    let stream = containers.scannerForRaw.makeStream(source: name)
+    self.stream = stream
+    stream.feed(UnsafeBufferPointer(start: reader.buffer + reader.position, count: reader.available))
+    reader.observer = { stream.feed($0) }
+  }
+
+  /// Reads what is left of the container's bytes (after a failure, the rest is still searched;
+  /// a source that throws again stops it), then adds the findings.
+  func finish(_ reader: ByteReader) {
+    while ((try? reader.skip(1 << 20)) ?? 0) > 0 {}
+    reader.observer = nil
+    containers.addRaw(stream, since: start)
   }
 }
 

@@ -6,24 +6,27 @@
 /// entry not taken (outside the database, listed twice, a trunk pointer that loops, a leaf count
 /// past what fits) is counted in ``dropped`` and the first reason kept in ``problem``.
 struct SQLiteFreelist {
-  /// The trunk pages, in chain order.
-  private(set) var trunks: [Int] = []
-  /// The leaf pages, in the order the trunks list them.
-  private(set) var leaves: [Int] = []
+  /// The trunk pages.
+  private(set) var trunks: SQLitePageSet
+  /// The leaf pages.
+  private(set) var leaves: SQLitePageSet
   /// How many entries were not taken.
   private(set) var dropped = 0
   /// Why the first entry was not taken, or nil when every one was.
   private(set) var problem: String?
 
   /// The pages taken so far, trunks and leaves.
-  private var taken = Set<Int>()
+  private var taken: SQLitePageSet
 
   /// Reads the freelist of `reader`'s database; throws only when a page cannot be read.
   init(_ reader: SQLiteReader, firstTrunk: Int) throws {
+    trunks = SQLitePageSet(pageCount: reader.pageCount)
+    leaves = SQLitePageSet(pageCount: reader.pageCount)
+    taken = SQLitePageSet(pageCount: reader.pageCount)
     var next = firstTrunk
     let maxLeaves = reader.usable / 4 - 2
     while next != 0, take(next, "trunk", pageCount: reader.pageCount) {
-      trunks.append(next)
+      trunks.insert(next)
       let trunk = try reader.page(next)
       let claimed = SQLiteReader.be32(trunk, 4)
       if claimed > maxLeaves {
@@ -33,7 +36,7 @@ struct SQLiteFreelist {
       }
       for index in 0..<min(claimed, maxLeaves) {
         let leaf = SQLiteReader.be32(trunk, 8 + 4 * index)
-        if take(leaf, "leaf", pageCount: reader.pageCount) { leaves.append(leaf) }
+        if take(leaf, "leaf", pageCount: reader.pageCount) { leaves.insert(leaf) }
       }
       next = SQLiteReader.be32(trunk, 0)
     }
@@ -46,7 +49,7 @@ struct SQLiteFreelist {
       drop(1, "a freelist \(kind) pointer names page \(page), outside the database's \(pageCount) pages")
       return false
     }
-    guard taken.insert(page).inserted else {
+    guard taken.insert(page) else {
       drop(1, "a freelist \(kind) pointer names page \(page) twice (a loop or a repeat)")
       return false
     }

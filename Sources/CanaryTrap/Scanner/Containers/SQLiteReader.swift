@@ -96,9 +96,10 @@ struct SQLiteReader {
     leftover: (SQLiteLeftover) throws -> Void
   ) throws {
     let freelist = try SQLiteFreelist(self, firstTrunk: firstFreelistTrunk)
-    let freeLeaves = Set(freelist.leaves)
-    let trunks = Set(freelist.trunks)
-    var visited = Set<Int>()
+    let freeLeaves = freelist.leaves
+    let trunks = freelist.trunks
+    // A bit per page, so memory stays small whatever the page count (no list of pages).
+    var visited = SQLitePageSet(pageCount: pageCount)
     // A freed cell's overflow chain went to the freelist's leaves, which SQLite leaves unwritten.
     let overflowPage = { (number: Int) throws -> ArraySlice<UInt8>? in
       guard freeLeaves.contains(number) else { return nil }
@@ -116,16 +117,17 @@ struct SQLiteReader {
       try table(tableName)
       try walk(root: root, visited: &visited, overflowPage: overflowPage, leftover: leftover, row: row)
     }
-    let unreached = (1...max(pageCount, 1)).filter { $0 <= pageCount && !visited.contains($0) }
     // An unwritten page (a free leaf, or a page nothing lists) may be an overflow page whose first
     // four bytes name the next page of its chain.
-    let chained = Set(unreached).subtracting(trunks)
-    for number in unreached {
+    let chained = { (page: Int) in
+      page >= 1 && page <= pageCount && !visited.contains(page) && !trunks.contains(page)
+    }
+    for number in 1...max(pageCount, 1) where number <= pageCount && !visited.contains(number) {
       let page = try page(number)
       let place: SQLiteLeftover.Place =
         trunks.contains(number) || freeLeaves.contains(number) ? .freePage(number) : .unreachedPage(number)
       let next = Self.be32(page, 0)
-      if chained.contains(number), next != number, chained.contains(next) {
+      if chained(number), next != number, chained(next) {
         try leftover(
           SQLiteLeftover(
             place: place, page: page, range: 0..<usable, continuation: try self.page(next)[4..<usable]))
@@ -145,15 +147,16 @@ struct SQLiteReader {
   /// Visits the b-tree at `root` depth first, calling `row` with each record in key order and
   /// `leftover` with each page's free space.
   func walk(
-    root: Int, visited: inout Set<Int>, overflowPage: (Int) throws -> ArraySlice<UInt8>?,
+    root: Int, visited: inout SQLitePageSet, overflowPage: (Int) throws -> ArraySlice<UInt8>?,
     leftover: (SQLiteLeftover) throws -> Void, row: ([SQLiteValue]) throws -> Void
   ) throws {
     var stack = [root]
     // Depth-first with an explicit stack; children are pushed in reverse to keep key order.
     while let number = stack.popLast() {
-      guard visited.insert(number).inserted else {
+      guard !visited.contains(number) else {
         throw ContainerError.corrupt("page \(number) is reached twice (a loop in the b-tree)")
       }
+      visited.insert(number)  // a page outside the database is not kept: reading it throws
       let page = try page(number)
       let start = number == 1 ? 100 : 0
       let type = page[start]
@@ -194,12 +197,13 @@ struct SQLiteReader {
   }
 
   /// A cell's whole payload: its bytes on the page, then its overflow chain.
-  private func assemble(page: [UInt8], cell: SQLiteCell, visited: inout Set<Int>) throws -> [UInt8] {
+  private func assemble(page: [UInt8], cell: SQLiteCell, visited: inout SQLitePageSet) throws -> [UInt8] {
     var payload = Array(page[cell.payload..<(cell.payload + cell.local)])
     guard var next = cell.overflow else { return payload }
     while payload.count < cell.payloadSize {
       guard next != 0 else { throw ContainerError.corrupt("an overflow chain ends before its record does") }
-      guard visited.insert(next).inserted else { throw ContainerError.corrupt("an overflow chain loops") }
+      guard !visited.contains(next) else { throw ContainerError.corrupt("an overflow chain loops") }
+      visited.insert(next)
       let overflow = try self.page(next)
       let take = min(usable - 4, cell.payloadSize - payload.count)
       payload += overflow[4..<(4 + take)]

@@ -26,6 +26,8 @@ struct SQLiteWALReader {
   let bytes: any RandomAccessBytes
   private(set) var pageSize = 0
   private var header = [UInt8](repeating: 0, count: 32)
+  /// The most frames read (1,048,576: 4 GiB of 4 KiB pages); a longer log is over a limit.
+  static let maxFrames = 1 << 20
 
   init(bytes: any RandomAccessBytes) throws {
     self.bytes = bytes
@@ -62,7 +64,10 @@ struct SQLiteWALReader {
     frame: (Int, WALFrameStatus) throws -> Void, row: ([SQLiteValue]) throws -> Void,
     leftover: (SQLiteLeftover) throws -> Void
   ) throws {
-    let frames = (bytes.size - 32) / frameSize
+    let whole = (bytes.size - 32) / frameSize
+    // What is kept per frame (its page, status and transaction) is bounded by reading at most
+    // `maxFrames` of them.
+    let frames = min(whole, Self.maxFrames)
     let log = try WALFrames(reader: self, count: frames)
     var used = Set<Int>()
     var rawFrames: [Int] = []
@@ -106,6 +111,10 @@ struct SQLiteWALReader {
         if !WALFrames.isBTreePage(image, number: log.pages[next]) { continuation = image[4...] }
       }
       try leftover(SQLiteLeftover(place: place, page: page, range: 0..<pageSize, continuation: continuation))
+    }
+    if whole > frames {
+      throw ContainerError.overLimit(
+        "the WAL holds \(whole) frames, more than \(Self.maxFrames); those after were not read")
     }
     if (bytes.size - 32) % frameSize != 0 {
       throw ContainerError.truncated("the WAL ends inside frame \(frames + 1)")

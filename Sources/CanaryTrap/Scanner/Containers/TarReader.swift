@@ -39,13 +39,21 @@ struct TarReader {
           paxSize = records["size"].flatMap { Int($0) }
         }
         continue
-      case 0x30, 0x00, 0x37:  // regular file
+      // Regular files; a GNU sparse file ('S') is read as its stored data segments, which hold
+      // every byte it has that is not a hole.
+      case 0x30, 0x00, 0x37, 0x53:
         var path = longName ?? paxPath ?? Self.string(header, 0, 100)
         if longName == nil, paxPath == nil, Self.string(header, 257, 5) == "ustar" {
           let prefix = Self.string(header, 345, 155)
           if !prefix.isEmpty { path = prefix + "/" + path }
         }
+        if type == 0x53 { try skipSparseExtensions(isExtended: header[482] != 0) }
         try budget.member()
+        // The member's bytes are scanned as the member (and as its own container's raw bytes), so
+        // the search of the archive's own bytes pauses over them rather than scan them twice.
+        let observer = reader.observer
+        reader.observer = nil
+        defer { reader.observer = observer }
         let member = BoundedSource(reader, length: size, what: "tar member \(path)")
         try scanner.expandMember(member, name: ContainerScanner.memberName(name, path), depth: depth)
         try member.drain()
@@ -56,6 +64,23 @@ struct TarReader {
       longName = nil
       paxPath = nil
       paxSize = nil
+    }
+  }
+
+  /// Skips the extension blocks of an old GNU sparse header (each ends with a flag saying
+  /// whether another follows); they come before the data and are not counted in its size.
+  private func skipSparseExtensions(isExtended: Bool) throws {
+    var more = isExtended
+    var blocks = 0
+    while more {
+      blocks += 1
+      guard blocks <= Self.maxMetadata / 512 else {
+        throw ContainerError.overLimit("a sparse map of more than \(Self.maxMetadata) bytes")
+      }
+      guard let block = try reader.take(512) else {
+        throw ContainerError.truncated("the tar archive ends inside a sparse map")
+      }
+      more = block[504] != 0
     }
   }
 

@@ -6,6 +6,8 @@ import CanaryTrapPrimitives
 /// the central directory up to its end record.
 ///
 /// Not read: encrypted members and methods other than stored and deflate; each is reported failed.
+/// A zip at the top level of a source is also read through its central directory
+/// (``ZipDirectorySweep``), for members this front-to-back read does not reach.
 struct ZipReader {
   let reader: ByteReader
   let budget: ExpansionBudget
@@ -22,7 +24,9 @@ struct ZipReader {
     while true {
       let signature = try uint32("a header signature")
       switch signature {
-      case Self.localHeader: try readMember(scanner: scanner, depth: depth)
+      case Self.localHeader:
+        scanner.readLocalHeader(at: reader.offset - 4, of: reader)
+        try readMember(scanner: scanner, depth: depth)
       case Self.centralHeader, Self.zip64EndRecord, Self.zip64Locator, Self.endRecord:
         try readDirectory(startingWith: signature)
         return
@@ -195,6 +199,13 @@ struct ZipReader {
       throw ContainerError.truncated("the zip ends inside \(what)")
     }
     return UInt64(LittleEndian.le32(bytes, 0)) | UInt64(LittleEndian.le32(bytes, 4)) << 32
+  }
+
+  /// Whether a local header signature comes next (a second archive appended to the first).
+  static func localHeaderFollows(_ reader: ByteReader) throws -> Bool {
+    guard try reader.ensure(4) else { return false }
+    let next = UnsafeBufferPointer(start: reader.buffer + reader.position, count: 4)
+    return UInt32(LittleEndian.le32(next, 0)) == localHeader
   }
 
   /// The data of the zip64 extended information field (id 1) of `extra`, if any.
