@@ -11,7 +11,7 @@ import Foundation
 /// envelopes, newline-delimited JSON and JSON arrays into items, and names each finding after its
 /// upload, such as `ingest /api/1/envelope/ upload 1 item 2 (event)`. A body it cannot open
 /// (br, zstd, snappy) or an upload it dropped makes the run inconclusive; a sink that received
-/// nothing is silent. See <doc:Sinks>.
+/// nothing is silent. See <doc:IngestSinks>.
 public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink {
   /// The name findings use, `ingest` unless told otherwise.
   public let name: String
