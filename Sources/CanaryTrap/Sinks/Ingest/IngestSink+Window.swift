@@ -14,7 +14,7 @@ extension IngestSink {
   }
 
   /// Waits for uploads to settle, then returns every upload kept since `window` opened, decoded
-  /// and split into items, one content per head and per item.
+  /// and split into items, one content per head and per item (one empty content when none).
   public func collect(_ window: SinkWindow) async throws -> [SinkContent] {
     guard storage.withLock({ $0.windows[window] }) != nil else { throw SinkError.notBegun(name) }
     await waitUntilSettled(since: window)
@@ -35,7 +35,8 @@ extension IngestSink {
       if let problem = read.problem { problems.append("\(named): \(problem)") }
     }
     storage.withLock { $0.windows[window]?.problems = problems }
-    return contents
+    // No upload: one empty content, so the scope says the sink received nothing.
+    return contents.isEmpty ? [.bytes(Data(), name: name)] : contents
   }
 
   /// Why `window` cannot be clean: uploads dropped or refused while it was open, or bodies that
