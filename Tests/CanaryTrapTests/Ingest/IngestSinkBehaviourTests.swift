@@ -136,3 +136,39 @@ struct IngestSinkBehaviourTests {
     #expect(await sink.waitForUploads(count: 2, timeout: .milliseconds(10)).count == 2)
   }
 }
+
+/// The whole-life report `canary serve --ingest` writes: drops since the sink was created count.
+@Suite("Ingest sink: the whole-life report")
+struct IngestSinkReportTests {
+  @Test("uploads dropped before the report was asked for make it inconclusive")
+  func dropsBeforeTheReportCount() async throws {
+    let sink = try IngestTestSupport.startedSink(limit: IngestSink.Limit(maxUploads: 2))
+    defer { sink.stop() }
+    let session = makeSession()
+    defer { session.invalidateAndCancel() }
+    for _ in 0..<3 {
+      try await IngestTestSupport.upload(Data("{}".utf8), to: "/logs", on: sink, session: session)
+    }
+    let report = await sink.report(title: "ingest", canaries: [])
+    #expect(report.verdict == .inconclusive)
+    #expect(
+      report.problems.map(\.message).contains { $0.contains("dropped 1 uploads past its limit of 2 uploads") }
+    )
+  }
+
+  @Test("twin: within the limit the report is clean, and a canary in an upload makes it leaky")
+  func withinTheLimit() async throws {
+    let canary = Canary(value: IngestTestSupport.canary(), location: .requestURL(.query("session")))
+    let sink = try IngestTestSupport.startedSink(limit: IngestSink.Limit(maxUploads: 2))
+    defer { sink.stop() }
+    let session = makeSession()
+    defer { session.invalidateAndCancel() }
+    try await IngestTestSupport.upload(Data("{}".utf8), to: "/logs", on: sink, session: session)
+    #expect(await sink.report(title: "ingest", canaries: [canary]).verdict == .clean)
+    try await IngestTestSupport.upload(
+      Data("{\"q\":\"\(canary.value)\"}".utf8), to: "/logs", on: sink, session: session)
+    let leaky = await sink.report(title: "ingest", canaries: [canary])
+    #expect(leaky.verdict == .leaky)
+    #expect(leaky.findings.map(\.source) == ["ingest /logs upload 2 body"])
+  }
+}

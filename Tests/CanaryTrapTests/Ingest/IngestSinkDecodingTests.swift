@@ -162,7 +162,7 @@ struct IngestSinkDecodingTests {
       try await IngestTestSupport.upload(
         bomb, to: "/bomb", on: sink, headers: ["Content-Encoding": "gzip"], session: session)
     }
-    #expect(problem?.contains("more than the sink's 1048576 bytes per upload") == true)
+    #expect(problem?.contains("more than the 1048576 bytes left of the sink's maxDecodedBytes") == true)
   }
 
   @Test("splitting keeps every byte of an unterminated array and of lines past the item cap")

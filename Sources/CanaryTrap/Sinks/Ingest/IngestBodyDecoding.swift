@@ -77,7 +77,8 @@ final class IngestDecodingBudget: DecodingBudget {
   func expand(_ count: Int) throws {
     used += count
     if used > limit {
-      throw ContainerError.overLimit("it decodes to more than the sink's \(limit) bytes per upload")
+      throw ContainerError.overLimit(
+        "it decodes to more than the \(limit) bytes left of the sink's maxDecodedBytes")
     }
   }
 }

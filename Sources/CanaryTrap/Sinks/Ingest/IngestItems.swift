@@ -9,8 +9,9 @@ enum IngestItems {
     var bytes: Data
   }
 
-  /// The most items one body is split into; the rest of the body is scanned as one last item.
-  static let maxItems = 10_000
+  /// The most items one body is split into (a batch of 256 events is named event by event); the
+  /// rest of the body is scanned as one last item, so a large batch stays a few hundred sources.
+  static let maxItems = 256
 
   /// The items of `body`, or nil when it is none of the formats split (it is scanned whole).
   static func split(_ body: Data, contentType: String?, path: String) -> [Item]? {

@@ -13,7 +13,8 @@ extension IngestSink {
     var sources: [ScannedSource] = []
     do {
       try beginImmediately(window)
-      storage.withLock { $0.windows[window]?.start = 0 }
+      // The whole life of the sink: every upload, and every drop, since it was created.
+      storage.withLock { $0.windows[window] = Window(start: 0, dropped: Dropped()) }
       for content in try await collect(window) {
         let (found, source) = scanner.scan(content)
         findings += found

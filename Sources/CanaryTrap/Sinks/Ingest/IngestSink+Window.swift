@@ -25,11 +25,13 @@ extension IngestSink {
     var contents: [SinkContent] = []
     var problems: [String] = []
     var ordinals: [String: Int] = [:]
+    var decodable = limit.maxDecodedBytes
     for upload in kept {
       let ordinal = (ordinals[upload.path] ?? 0) + 1
       ordinals[upload.path] = ordinal
       let named = "\(name) \(Self.shortened(upload.path)) upload \(ordinal)"
-      let read = IngestUploadReading(upload, maxDecodedBytes: limit.maxDecodedBytes)
+      let read = IngestUploadReading(upload, maxDecodedBytes: decodable)
+      decodable -= read.decodedBytes
       contents.append(.bytes(upload.head, name: "\(named) head"))
       for item in read.items { contents.append(.bytes(item.bytes, name: "\(named) \(item.label)")) }
       if let problem = read.problem { problems.append("\(named): \(problem)") }
@@ -69,7 +71,7 @@ extension IngestSink {
   public func collect() async throws -> [SinkContent] {
     try beginImmediately(.standalone)
     defer { storage.withLock { $0.windows[.standalone] = nil } }
-    storage.withLock { $0.windows[.standalone]?.start = 0 }
+    storage.withLock { $0.windows[.standalone] = Window(start: 0, dropped: Dropped()) }
     return try await collect(.standalone)
   }
 
@@ -100,6 +102,8 @@ struct IngestUploadReading {
   var items: [IngestItems.Item]
   /// Why the body was not scanned as decoded, or nil.
   var problem: String?
+  /// Bytes decoded from a compressed body (0 when it was sent as it is).
+  var decodedBytes = 0
 
   init(_ upload: IngestUpload, maxDecodedBytes: Int) {
     let contentType = upload.headers["Content-Type"]
@@ -111,6 +115,9 @@ struct IngestUploadReading {
     let decoded = IngestBodyDecoding.decode(
       upload.body, codings: upload.headers.values(for: "Content-Encoding"), maxBytes: maxDecodedBytes)
     problem = decoded.problem
+    if decoded.problem == nil, upload.headers.contains("Content-Encoding") {
+      decodedBytes = decoded.bytes.count
+    }
     if decoded.problem == nil,
       let split = IngestItems.split(decoded.bytes, contentType: contentType, path: upload.path)
     {

@@ -26,17 +26,18 @@ public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink 
   public struct Limit: Sendable, Hashable {
     /// The most uploads kept (1,000 by default).
     public var maxUploads: Int
-    /// The most bytes kept across uploads, heads and encoded bodies (32 MiB by default).
+    /// The most bytes kept across uploads, heads and encoded bodies (16 MiB by default).
     public var maxBytes: Int
     /// The largest body accepted; a larger one is answered 413 and counted (16 MiB by default).
     public var maxUploadBytes: Int
-    /// The most bytes one body may decode to (64 MiB by default); past it the body is not scanned.
+    /// The most bytes the compressed bodies of one window may decode to, together (16 MiB by
+    /// default); a body that would pass it is not scanned, and the window cannot be clean.
     public var maxDecodedBytes: Int
 
     /// Creates a limit.
     public init(
-      maxUploads: Int = 1_000, maxBytes: Int = 32 << 20, maxUploadBytes: Int = 16 << 20,
-      maxDecodedBytes: Int = 64 << 20
+      maxUploads: Int = 1_000, maxBytes: Int = 16 << 20, maxUploadBytes: Int = 16 << 20,
+      maxDecodedBytes: Int = 16 << 20
     ) {
       self.maxUploads = maxUploads
       self.maxBytes = maxBytes
@@ -44,7 +45,8 @@ public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink 
       self.maxDecodedBytes = maxDecodedBytes
     }
 
-    /// 1,000 uploads, 32 MiB kept, 16 MiB per body, 64 MiB decoded per body.
+    /// 1,000 uploads, 16 MiB kept, 16 MiB per body, 16 MiB decoded per window: a sink stays
+    /// under 100 MB however it is fed.
     public static let `default` = Limit()
   }
 
