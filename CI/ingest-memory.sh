@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Memory of `canary serve --ingest` under hostile uploads: one 100 MB upload (refused with 413 past
 # the 16 MiB body limit), 15 of 1 MiB (the 16 MiB store nearly full, each split into items),
-# then 10,000 small ones (kept until the count or byte limit, the rest dropped and counted), measured
+# 20 gzip bombs (each 100 MiB decoded), then 10,000 small ones (kept until the count or byte limit, the rest dropped and counted), measured
 # with /usr/bin/time -v. usage: CI/ingest-memory.sh [path/to/canary]   (default .build/debug/canary)
 set -euo pipefail
 canary=${1:-.build/debug/canary}
@@ -35,6 +35,12 @@ for n in range(15):  # 15 MiB of newline-delimited JSON: the sink's 16 MiB store
     small.request("POST", "/api/v2/rum", body=line * 1024, headers={"Content-Type": "text/plain"})
     small.getresponse().read()
 print("15 uploads of 1 MiB (1,024 JSON lines each): sent")
+import gzip
+bomb = gzip.compress(bytes(100 << 20), 9)  # 100 MiB of zeros in about 100 KB
+for n in range(20):
+    small.request("POST", "/api/1/envelope/", body=bomb, headers={"Content-Encoding": "gzip"})
+    small.getresponse().read()
+print("20 gzip bombs of %d bytes (100 MiB each decoded): sent" % len(bomb))
 statuses = {}
 for n in range(10_000):
     body = (b'{"n":%d,"pad":"' % n) + b"y" * 1000 + b'"}'
