@@ -6,8 +6,9 @@ enum DemoCommand {
   static let command = CommandSpec(
     name: "demo", abstract: "Run the canary matrix against the example apps.",
     discussion: """
-      Runs every canary location against four example apps (a printing logger, a denylist \
-      interceptor, an allowlist redacting transport and an in-app network inspector), scans the sinks \
+      Runs every canary location against five example apps (a printing logger, a denylist \
+      interceptor, an allowlist redacting transport, an in-app network inspector and a crash \
+      reporter's breadcrumb uploader), scans the sinks \
       each one writes to, and prints a location × sink grid and a verdict per example. The WebSocket \
       kinds run on the examples with a WebSocket chat client (the printing logger and the redacting \
       transport); the others list them as not run, with the reason. Exits 0 when \

@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 extension DemoScenario {
-  /// The four examples, in the order the demo runs them.
-  static let all: [DemoScenario] = [printingLogger, denylist, redacting, inspector]
+  /// The five examples, in the order the demo runs them.
+  static let all: [DemoScenario] = [printingLogger, denylist, redacting, inspector, breadcrumbUploader]
 
   /// A configuration that writes no report by itself and captures the standard streams unless the
   /// examples print into a memory log (as in tests, where parallel tests share the streams).

@@ -25,6 +25,7 @@ enum ServeCommand {
       """,
     options: [
       ScanArguments.manifestOption, portOption, recordOption, OutputOptions.force, OutputOptions.fifoWait,
+      ServeIngest.portOption, ServeIngest.reportOption,
     ],
     epilogue: """
       The base URL is printed on the first line of standard output once the server listens. The \
@@ -111,6 +112,13 @@ enum ServeCommand {
     } catch {
       return CommandRunner.fail("cannot listen on 127.0.0.1:\(port): \(error)", "canary serve", io)
     }
+    let ingest: ServeIngest?
+    do {
+      ingest = try ServeIngest.start(parsed, manifestPath: manifestPath, canaries: manifest.canaries, io: io)
+    } catch {
+      server.stop()
+      return CommandRunner.fail("\(error)", "canary serve", io)
+    }
     let baseURL = server.baseURL
     let record: ServeRecord
     do {
@@ -136,6 +144,7 @@ enum ServeCommand {
     }
     await stop()
     server.stop()
+    let ingestWritten = await ingest?.finish(io: io) ?? true
     record.recordWebSockets(server.webSockets)
     switch record.finish(counters: server.counters) {
     case .success(let summary):
@@ -153,7 +162,7 @@ enum ServeCommand {
       io.writeError("canary serve: \(error)\n")
       return ExitStatus.usage
     }
-    return ExitStatus.success
+    return ingestWritten ? ExitStatus.success : ExitStatus.usage
   }
 
   /// A bad command line, described in one line.

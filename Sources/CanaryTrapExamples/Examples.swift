@@ -15,6 +15,8 @@ import Foundation
 /// - ``NetworkInspector`` records traffic through a `URLProtocol` and exports HAR and cURL files.
 /// - ``WebSocketChatClient`` runs a WebSocket chat and logs each step: in full
 ///   (``WebSocketChatClient/printedLine(_:)``) or as shapes only (``WebSocketChatClient/redactedLine(_:)``).
+/// - ``BreadcrumbUploader`` records a breadcrumb of every request and uploads them in batches,
+///   zlib-compressed: with full URLs (``BreadcrumbUploader/Detail/full``) or routes only.
 public enum Examples {}
 
 /// Something that sends a request and returns the response, the seam every example fills.

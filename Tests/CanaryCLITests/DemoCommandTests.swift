@@ -32,15 +32,15 @@ import Testing
     for scenario in DemoScenario.all { #expect(text.contains(scenario.title)) }
     #expect(text.contains("→ clean: "))
     #expect(text.contains("→ LEAKY: "))
-    #expect(text.contains("4 of 4 examples behaved as their design implies."))
+    #expect(text.contains("5 of 5 examples behaved as their design implies."))
     #expect(text.contains("request headers"))
     #expect(text.contains(directory.path))
-    // The WebSocket kind runs on the two examples with a chat client; the others say it did not.
+    // The WebSocket kind runs on the two examples with a chat client; the three others say it did not.
     #expect(text.components(separatedBy: "\n").filter { $0.hasPrefix("  WebSocket messages ") }.count == 2)
     #expect(
       text.components(separatedBy: "\n").filter { $0.hasPrefix("  not run: WebSocket (websocket): ") }.count
-        == 2)
-    for scenario in [DemoScenario.denylist, .inspector] {
+        == 3)
+    for scenario in [DemoScenario.denylist, .inspector, .breadcrumbUploader] {
       guard case .notRun(let reason) = scenario.webSocket else {
         Issue.record("\(scenario.name) should not run WebSockets")
         continue
