@@ -79,13 +79,20 @@ public final class BreadcrumbUploader: HTTPClientTransport {
     upload.setValue("application/json", forHTTPHeaderField: "Content-Type")
     upload.setValue("deflate", forHTTPHeaderField: "Content-Encoding")
     upload.setValue(apiKey, forHTTPHeaderField: "DD-API-KEY")
-    let body = try ContentCoding.deflate.encode(try encoder.encode(batch))
-    for attempt in 1...3 {
-      let (_, response) = try await session.upload(for: upload, from: body)
-      let http = response as? HTTPURLResponse
-      guard let http, [429, 503].contains(http.statusCode), attempt < 3 else { return }
-      let wait = min(1, Double(http.value(forHTTPHeaderField: "Retry-After") ?? "") ?? 1)
-      try await Task.sleep(for: .seconds(wait))
+    do {
+      let body = try ContentCoding.deflate.encode(try encoder.encode(batch))
+      for attempt in 1...3 {
+        let (_, response) = try await session.upload(for: upload, from: body)
+        let http = response as? HTTPURLResponse
+        guard let http, [429, 503].contains(http.statusCode), attempt < 3 else { return }
+        let wait = min(1, Double(http.value(forHTTPHeaderField: "Retry-After") ?? "") ?? 1)
+        try await Task.sleep(for: .seconds(wait))
+      }
+    } catch {
+      // An upload that did not happen (the sending task was cancelled, the intake unreachable)
+      // keeps its breadcrumbs for the next flush instead of losing the whole batch.
+      pending.withLock { $0 = batch + $0 }
+      throw error
     }
   }
 
