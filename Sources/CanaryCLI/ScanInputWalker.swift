@@ -21,6 +21,11 @@ struct ScanInputWalker {
   }
 
   private var visited: Set<FileIdentity> = []
+  /// The most files one directory PATH may yield; past it the walk stops and the PATH is an error.
+  /// A link to `/` (as `/proc/self/root` is) would otherwise walk the whole file system.
+  var fileLimit = 1_000_000
+  /// Entries (files, directories, errors) met so far under the PATH being walked.
+  private var met = 0
 
   /// The inputs named by `paths`, in order.
   mutating func inputs(for paths: [ScanPath]) -> [Input] {
@@ -35,7 +40,16 @@ struct ScanInputWalker {
         result.append(.unreadable(path, reason: error.description))
       case .success(let info) where (info.st_mode & S_IFMT) == S_IFDIR:
         var found: [Input] = []
+        met = 0
         walk(path, info, root: path, into: &found)
+        if met > fileLimit {
+          found = [
+            .unreadable(
+              path,
+              reason: "holds more than \(fileLimit) entries (links followed): the walk stopped there;"
+                + " scan fewer at a time, or in shards with --files-from")
+          ]
+        }
         // An empty directory must not pass a leak gate as "clean": nothing was looked at.
         if found.isEmpty { found = [.unreadable(path, reason: "holds no regular file to scan")] }
         result += found
@@ -48,7 +62,7 @@ struct ScanInputWalker {
 
   private mutating func walk(_ directory: ScanPath, _ info: stat, root: ScanPath, into result: inout [Input])
   {
-    guard visited.insert(FileIdentity(info)).inserted else { return }
+    guard met <= fileLimit, visited.insert(FileIdentity(info)).inserted else { return }
     let names: [[UInt8]]
     switch Self.entries(of: directory) {
     case .failure(let error):
@@ -57,6 +71,8 @@ struct ScanInputWalker {
     case .success(let found): names = found
     }
     for name in names {
+      met += 1
+      guard met <= fileLimit else { return }
       let path = directory.appending(name)
       switch path.status() {
       case .failure(let error):

@@ -78,4 +78,35 @@ import Testing
     }
     #expect(found == expected)
   }
+
+  @Test("a walk past its entry limit stops and makes the PATH an error; at the limit it is whole")
+  func aWalkPastItsLimitStops() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "walk-limit-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    for folder in 0..<3 {
+      let directory = root.appendingPathComponent("d\(folder)")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      for file in 0..<4 {
+        #expect(
+          FileManager.default.createFile(atPath: directory.path + "/f\(file)", contents: Data("x\n".utf8)))
+      }
+    }
+    // 3 folders and 12 files: 15 entries.
+    var atLimit = ScanInputWalker()
+    atLimit.fileLimit = 15
+    let whole = atLimit.inputs(for: [ScanPath(root.path)])
+    #expect(whole.count == 12)
+    #expect(whole.allSatisfy { if case .file = $0 { true } else { false } })
+
+    var pastLimit = ScanInputWalker()
+    pastLimit.fileLimit = 14
+    let stopped = pastLimit.inputs(for: [ScanPath(root.path)])
+    #expect(stopped.count == 1)
+    guard case .unreadable(_, let reason) = stopped.first else {
+      Issue.record("expected the PATH to be an error, got \(stopped)")
+      return
+    }
+    #expect(reason.contains("holds more than 14 entries"))
+  }
 }
