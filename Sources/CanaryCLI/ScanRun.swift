@@ -162,7 +162,11 @@ struct ScanRun {
     }
     // A container cut short by the limit fails as truncated; the limit is the reason.
     if cut { result.source.status = .silent(reason: cutReason(bounds.maxBytes)) }
-    return .success(result)
+    // A container stopped only by a ContainerLimits limit is inconclusive, as it is from a file.
+    if result.stoppedByLimit, case .failed(let reason) = result.source.status {
+      result.source.status = .silent(reason: limitPrefix + reason)
+    }
+    return .success((result.findings, result.source))
   }
 
   /// Opens `path` once (a FIFO waits a bounded time for its writer) and streams it through the

@@ -31,8 +31,10 @@ import Testing
     return process.terminationStatus == 0
   }
 
-  private func scan(_ arguments: [String]) async -> (status: Int32, output: String, error: String) {
-    let captured = CapturedIO(input: Data())
+  private func scan(_ arguments: [String], input: Data = Data()) async -> (
+    status: Int32, output: String, error: String
+  ) {
+    let captured = CapturedIO(input: input)
     let status = await CommandLineTool.run(["scan"] + arguments, io: captured.io)
     return (status, captured.standardOutput, captured.standardError)
   }
@@ -105,5 +107,10 @@ import Testing
     #expect(result.status == (leak ? ExitStatus.leaks : ExitStatus.inconclusive), "\(result.error)")
     #expect(result.error.contains("stopped at a container limit: "), "\(result.error)")
     #expect(result.error.contains("ContainerLimits.maxExpansionRatio"), "\(result.error)")
+    // The same bomb piped to standard input: the same verdict.
+    let bytes = try Data(contentsOf: workspace.root.appendingPathComponent("bomb.gz.gz"))
+    let piped = await scan(["--manifest", workspace.manifest, "-"], input: bytes)
+    #expect(piped.status == (leak ? ExitStatus.leaks : ExitStatus.inconclusive), "\(piped.error)")
+    #expect(piped.error.contains("stopped at a container limit: "), "\(piped.error)")
   }
 }

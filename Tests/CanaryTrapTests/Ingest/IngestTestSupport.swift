@@ -68,10 +68,12 @@ enum IngestTestSupport {
     return try #require(response as? HTTPURLResponse)
   }
 
-  /// A started sink that settles fast.
+  /// A started sink that settles 100 ms after the last upload. It waits up to 30 s for a first
+  /// one, so an upload delayed by a busy machine (the whole suite runs in parallel) is still
+  /// collected; a test of a sink that receives nothing sets its own short timeout.
   static func startedSink(
     limit: IngestSink.Limit = .default, answers: [IngestAnswer] = [.ok],
-    settle: IngestSink.Settle = IngestSink.Settle(quiet: .milliseconds(100), timeout: .seconds(2))
+    settle: IngestSink.Settle = IngestSink.Settle(quiet: .milliseconds(100), timeout: .seconds(30))
   ) throws -> IngestSink {
     let sink = IngestSink(limit: limit, settle: settle, answers: answers)
     try sink.start()

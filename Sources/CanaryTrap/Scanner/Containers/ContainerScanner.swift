@@ -365,9 +365,7 @@ extension LeakScanner {
   /// Scans a stream read chunk by chunk (`read` returns an empty chunk at its end, and throws
   /// when it cannot read), such as standard input, through its containers, named `name`; plain
   /// text is scanned as it comes. The ratio limit counts the bytes read so far as the stored size.
-  package func scanStream(name: String, read: @escaping () throws -> Data) -> (
-    findings: [LeakFinding], source: ScannedSource
-  ) {
+  package func scanStream(name: String, read: @escaping () throws -> Data) -> ContainerScanOutcome {
     let source = ChunkSource(read)
     let reader = ByteReader(source)
     reader.prefetch(ContainerKind.prefixLength)
@@ -378,7 +376,9 @@ extension LeakScanner {
       source.budget = containers.budget
       containers.budget.inputBytes = source.bytesRead
       containers.scan(reader, name: name)
-      return (containers.findings, containers.scannedSource(name: name))
+      return ContainerScanOutcome(
+        findings: containers.findings, source: containers.scannedSource(name: name), cut: false,
+        stoppedByLimit: containers.stoppedOnlyByLimits)
     }
     let stream = makeStream(source: name)
     var status = ScannedSource.Status.heard
@@ -392,11 +392,11 @@ extension LeakScanner {
       status = .failed(reason: "\(error)")
     }
     let found = stream.finish()
-    return (
-      found,
-      ScannedSource(
-        name: name, bytes: stream.bytesScanned, status: status, omittedFindings: stream.omittedFindings)
-    )
+    return ContainerScanOutcome(
+      findings: found,
+      source: ScannedSource(
+        name: name, bytes: stream.bytesScanned, status: status, omittedFindings: stream.omittedFindings),
+      cut: false, stoppedByLimit: false)
   }
 }
 
