@@ -9,17 +9,8 @@ enum ScanJSONLines {
   /// The `--format` word.
   static let formatName = "jsonl"
 
-  struct CanaryRef: Codable, Equatable {
-    var value: String
-    var location: String
-    var shape: String?
-
-    init(_ canary: Canary) {
-      value = canary.value
-      location = canary.location.description
-      shape = canary.shape?.rawValue
-    }
-  }
+  /// A canary as the JSON report names it: its value, location and shape.
+  typealias CanaryRef = JSONReportDocument.CanaryRef
 
   /// One finding.
   struct Leak: Codable, Equatable {

@@ -146,35 +146,6 @@ struct ShardMerge {
     }
   }
 
-  /// The parts of `canary scan -f json`'s document a merge reads.
-  private struct Document: Decodable {
-    struct Leak: Decodable {
-      var canary: ScanJSONLines.CanaryRef
-      var encoding: String
-      var source: String
-      var line: Int
-      var column: Int
-      var offset: Int
-      var excerpt: String
-    }
-    struct Source: Decodable {
-      var name: String
-      var bytes: Int
-      var status: String
-      var reason: String?
-    }
-    struct Omitted: Decodable {
-      var source: String
-      var count: Int
-    }
-    var verdict: String
-    var leaks: [Leak]
-    var leakCount: Int?
-    var omittedLeaks: [Omitted]?
-    var sources: [Source]
-    var errors: [String]
-  }
-
   private mutating func addDocument(_ url: URL, name: String, emit: (Data) throws -> Void) throws {
     let data: Data
     do {
@@ -187,8 +158,8 @@ struct ShardMerge {
         description:
           "shard \(name) is over \(Self.maximumDocumentBytes >> 20) MiB; write shards with -f jsonl")
     }
-    let document: Document
-    do { document = try JSONDecoder().decode(Document.self, from: data) } catch {
+    let document: JSONReportDocument
+    do { document = try JSONDecoder().decode(JSONReportDocument.self, from: data) } catch {
       throw Failure(description: "shard \(name) is not a canary scan JSON report: \(error)")
     }
     for leak in document.leaks {

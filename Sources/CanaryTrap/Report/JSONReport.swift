@@ -40,60 +40,61 @@ extension LeakReport {
   }
 }
 
-/// The encodable shape of the JSON report.
-struct JSONReportDocument: Encodable {
-  struct CanaryRef: Encodable {
-    let value: String
-    let location: String
-    let shape: String?
+/// The shape of the JSON report: encoded by ``LeakReport/jsonData(prettyPrinted:)``, decoded by
+/// `canary report merge` when it joins scan shards.
+package struct JSONReportDocument: Codable {
+  package struct CanaryRef: Codable, Equatable {
+    package let value: String
+    package let location: String
+    package let shape: String?
 
-    init(_ canary: Canary) {
+    package init(_ canary: Canary) {
       value = canary.value
       location = canary.location.description
       shape = canary.shape?.rawValue
     }
   }
 
-  struct Leak: Encodable {
-    let canary: CanaryRef
-    let encoding: String
-    let source: String
-    let line: Int
-    let column: Int
-    let offset: Int
-    let excerpt: String
+  package struct Leak: Codable {
+    package let canary: CanaryRef
+    package let encoding: String
+    package let source: String
+    package let line: Int
+    package let column: Int
+    package let offset: Int
+    package let excerpt: String
   }
 
-  struct Source: Encodable {
-    let name: String
-    let bytes: Int
-    let status: String
-    let reason: String?
+  package struct Source: Codable {
+    package let name: String
+    package let bytes: Int
+    package let status: String
+    package let reason: String?
   }
 
-  struct Omitted: Encodable {
-    let canary: CanaryRef
-    let source: String
-    let count: Int
+  package struct Omitted: Codable {
+    package let canary: CanaryRef
+    package let source: String
+    package let count: Int
   }
 
-  struct Undelivered: Encodable {
-    let canary: CanaryRef
-    let reason: String
+  package struct Undelivered: Codable {
+    package let canary: CanaryRef
+    package let reason: String
   }
 
-  let clean: Bool
-  let verdict: String
-  let title: String
-  let leaks: [Leak]
+  package let clean: Bool
+  package let verdict: String
+  package let title: String
+  package let leaks: [Leak]
   /// Every finding, listed in `leaks` or only counted in `omittedLeaks`; present only when the
   /// cap left findings out.
-  let leakCount: Int?
+  package let leakCount: Int?
   /// Findings counted beyond the cap per canary and source, and not listed; present only then.
-  let omittedLeaks: [Omitted]?
-  let sources: [Source]
-  let undelivered: [Undelivered]
-  let errors: [String]
+  package let omittedLeaks: [Omitted]?
+  package let sources: [Source]
+  package let undelivered: [Undelivered]
+  package let errors: [String]
 
   init(_ report: LeakReport, listingLeaks: Bool = true) {
     clean = report.isClean
