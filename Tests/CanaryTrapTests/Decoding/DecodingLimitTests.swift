@@ -83,9 +83,9 @@ import Testing
   }
 
   @Test func theTotalDecodedBytesAreBounded() {
-    // Each line decodes 200 bytes of hex, then 150 of base64 in them (binary: raw deflate is tried).
+    // Each line decodes 200 bytes of hex.
     var limits = DecodingLimits()
-    limits.maxDecodedBytes = 2000
+    limits.maxDecodedBytes = 1000
     let line = DecodedRenderings.nsData(Data(String(repeating: "w", count: 200).utf8)) + "\n"
     let (_, source) = scan(String(repeating: line, count: 10), limits: limits)
     #expect(

@@ -1,6 +1,5 @@
 /// Base64 or base64url of a compressed payload (gzip, zlib or raw deflate), as analytics batches,
-/// crash envelopes in JSON fields and signed cookies carry it; a run of hex digits alone is read
-/// as plain hex (fragments only).
+/// crash envelopes in JSON fields and signed cookies carry it.
 ///
 /// Base64 of plain text is not decoded here: the forward `base64` literals find it, wrapped or
 /// not. Both alphabets are named `base64` (most payloads' text is valid in both, so the
@@ -51,35 +50,23 @@ struct Base64RunDecoder: RunDecoder {
   }
 
   private func piece(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, into pieces: inout [DecodedPiece]) {
-    var hexOnly = true
     var standard = false
     var url = false
+    var hexOnly = true
     for index in range {
       let byte = text[index]
-      if hexOnly && HexDigit.value(byte) == 0xFF { hexOnly = false }
       if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") { standard = true }
       if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") { url = true }
-    }
-    if hexOnly {
-      guard range.count % 2 == 0, range.count >= 32 else { return }
-      var piece = DecodedPiece(bytes: [], span: range, step: .hex, fragmentsOnly: true)
-      piece.bytes.reserveCapacity(range.count / 2)
-      var index = range.lowerBound
-      while index + 1 < range.upperBound {
-        piece.bytes.append(HexDigit.value(text[index]) << 4 | HexDigit.value(text[index + 1]))
-        piece.starts.append(Int32(index))
-        piece.ends.append(Int32(index + 2))
-        index += 2
+      if hexOnly && !(byte >= 0x30 && byte <= 0x39 || (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66) {
+        hexOnly = false
       }
-      pieces.append(piece)
-      return
     }
-    guard !(standard && url) else { return }
+    // Plain hex (a trace id, a digest) is left to the forward `hex` literals.
+    guard !hexOnly, !(standard && url) else { return }
     // Only a payload whose first bytes a compressed stream may start with is decoded whole.
-    guard let head = Self.decode(text, range, limit: 4), head.count >= 3,
-      CompressedPayload.mayStart(head)
+    guard let head = Self.decode(text, range, limit: 16), CompressedPayload.mayStart(head),
+      let bytes = Self.decode(text, range, limit: .max)
     else { return }
-    guard let bytes = Self.decode(text, range, limit: .max) else { return }
     // Named `base64` in either alphabet: a payload's text often has none of `+/-_`, so the
     // alphabet could not be named the same in every run.
     pieces.append(DecodedPiece(bytes: bytes, span: range, step: .base64, compressed: true))
@@ -112,6 +99,7 @@ struct Base64RunDecoder: RunDecoder {
     var accumulator: UInt32 = 0
     var bits = 0
     var taken = 0
+    let values = Self.values
     for index in range {
       let byte = text[index]
       if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "=") { continue }

@@ -61,9 +61,10 @@ final class CompressedPayload {
 
   init(budget: Budget) { self.budget = budget }
 
-  /// Whether decoded bytes starting with `head` (3 bytes or more) may be a compressed stream:
-  /// gzip, zlib, or binary bytes raw deflate could begin with.
+  /// Whether decoded bytes starting with `head` may be a compressed stream: gzip, zlib, or raw
+  /// deflate (see ``mayStartRawDeflate(_:)``). `head` holds the first 12 decoded bytes or all.
   static func mayStart(_ head: [UInt8]) -> Bool {
+    guard head.count >= 3 else { return false }
     if head[0] == 0x1F && head[1] == 0x8B && head[2] == 0x08 { return true }
     if isZlibHeader(head[0], head[1]) { return true }
     return mayStartRawDeflate(head)
@@ -74,20 +75,76 @@ final class CompressedPayload {
       && second & 0x20 == 0
   }
 
-  /// A first block header of fixed or dynamic Huffman codes with counts in range, from bytes
-  /// that are not text (text is searched forward as base64).
+  /// Whether binary bytes may begin a raw deflate stream of text, tested without decoding: a
+  /// block of fixed codes whose first two symbols are text (a literal of a tab, a line break or
+  /// printable ASCII; the second may also be a length), or a block of dynamic codes whose
+  /// code-length code is complete, as every deflater writes it. Most random bytes (a token, a
+  /// digest in base64) fail it, so raw deflate is rarely tried in vain.
   static func mayStartRawDeflate(_ head: [UInt8]) -> Bool {
+    guard head.count >= 4 else { return false }
     let isText = head.prefix(3).allSatisfy {
       $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F)
     }
     guard !isText else { return false }
-    let type = (head[0] >> 1) & 3
-    if type == 1 { return true }
-    guard type == 2 else { return false }
-    let bits = UInt32(head[0]) | UInt32(head[1]) << 8 | UInt32(head[2]) << 16
-    let literals = (bits >> 3) & 31
-    let distances = (bits >> 8) & 31
-    return literals <= 29 && distances <= 29
+    var bits = BitPeek(head)
+    _ = bits.take(1)
+    switch bits.take(2) {
+    case 1:
+      guard let first = bits.fixedSymbol(), isTextLiteral(first) else { return false }
+      guard let second = bits.fixedSymbol() else { return true }
+      return isTextLiteral(second) || (second >= 257 && second <= 285)
+    case 2:
+      let lengthCount = bits.take(5)
+      let distanceCount = bits.take(5)
+      guard lengthCount <= 29, distanceCount <= 29 else { return false }
+      let codeLengths = Int(bits.take(4)) + 4
+      guard head.count * 8 >= 17 + 3 * codeLengths else { return true }
+      var kraft = 0
+      for _ in 0..<codeLengths {
+        let length = bits.take(3)
+        if length > 0 { kraft += 128 >> length }
+      }
+      return kraft == 128
+    default: return false
+    }
+  }
+
+  private static func isTextLiteral(_ symbol: Int) -> Bool {
+    symbol == 0x09 || symbol == 0x0A || symbol == 0x0D || (symbol >= 0x20 && symbol < 0x7F)
+  }
+
+  /// Reads bits least significant first, as deflate packs them.
+  private struct BitPeek {
+    let bytes: [UInt8]
+    var position = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func take(_ count: Int) -> UInt32 {
+      var value: UInt32 = 0
+      for index in 0..<count {
+        let bit = position < bytes.count * 8 ? (bytes[position >> 3] >> (position & 7)) & 1 : 0
+        value |= UInt32(bit) << index
+        position += 1
+      }
+      return value
+    }
+
+    /// The next symbol of the fixed literal/length code, or `nil` past the bytes held.
+    mutating func fixedSymbol() -> Int? {
+      guard position + 9 <= bytes.count * 8 else { return nil }
+      var code = 0
+      for length in 1...9 {
+        code = code << 1 | Int(take(1))
+        switch length {
+        case 7 where code <= 0x17: return 256 + code
+        case 8 where code >= 0x30 && code <= 0xBF: return code - 0x30
+        case 8 where code >= 0xC0 && code <= 0xC7: return 280 + code - 0xC0
+        case 9 where code >= 0x190: return 144 + code - 0x190
+        default: continue
+        }
+      }
+      return nil
+    }
   }
 
   /// The payload's decoded bytes and what it was, or `nil` when it is none of the three.

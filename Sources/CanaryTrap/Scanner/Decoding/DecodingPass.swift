@@ -89,7 +89,7 @@ final class DecodingPass {
       decoder.decode(text, count: count, run: run.range, into: &pieces)
     }
     var found: [MatchCandidate] = []
-    for piece in pieces where enabled.contains(piece.step) || piece.step == .hex || piece.compressed {
+    for piece in pieces where enabled.contains(piece.step) || piece.compressed {
       found += search(piece, depth: depth + 1)
     }
     return found
@@ -127,7 +127,6 @@ final class DecodingPass {
     }
     var found: [MatchCandidate] = []
     for inner in searchDecoded(payload, depth: depth) {
-      if piece.fragmentsOnly && inner.rank != .fragment { continue }
       var outer = inner
       outer.decoded = true
       outer.chain = compose(inner.chain, steps, elided: piece.elided)

@@ -1,12 +1,12 @@
 /// Hex in groups, as Foundation describes `Data` (`nsdata-hex`): swift-corelibs-foundation's
 /// `<7b227072 6f66696c>`, Apple's `{length = 59, bytes = 0x7b227072 … 7d7d }` (whose shown head
-/// and tail are fragments), and one ungrouped hex run (`hex`: only fragments, since the forward
-/// `hex` literals find whole values).
+/// and tail are fragments). One ungrouped run of hex is left to the forward `hex` literals.
 struct HexGroupDecoder: RunDecoder {
   var kind: EncodedRun.Kind { .numeric }
 
   func decode(_ text: UnsafePointer<UInt8>, count: Int, run: Range<Int>, into pieces: inout [DecodedPiece]) {
     let tokens = NumericToken.tokens(text, run: run)
+    let digits = HexDigit.values
     var group: [Range<Int>] = []
     var prefixed = false
     func flush() {
@@ -19,17 +19,15 @@ struct HexGroupDecoder: RunDecoder {
       for token in group {
         var index = token.lowerBound
         while index + 1 < token.upperBound {
-          piece.bytes.append(HexDigit.value(text[index]) << 4 | HexDigit.value(text[index + 1]))
+          piece.bytes.append(digits[Int(text[index])] << 4 | digits[Int(text[index + 1])])
           piece.starts.append(Int32(index))
           piece.ends.append(Int32(index + 2))
           index += 2
         }
       }
       let bracketed = first.lowerBound > 0 && text[first.lowerBound - 1] == UInt8(ascii: "<")
-      if group.count == 1 && !prefixed && !bracketed {
-        piece.step = .hex
-        piece.fragmentsOnly = true
-      }
+      // One ungrouped run of hex (a trace id, a digest) is left to the forward `hex` literals.
+      if group.count == 1 && !prefixed && !bracketed { return }
       piece.elided = Self.elisionMark(text, count: count, before: first.lowerBound, after: last.upperBound)
       if prefixed { piece.span = (first.lowerBound - 2)..<last.upperBound }
       pieces.append(piece)
@@ -44,7 +42,7 @@ struct HexGroupDecoder: RunDecoder {
         hasPrefix = true
       }
       let isHexGroup =
-        range.count >= 2 && range.count % 2 == 0 && (range).allSatisfy { HexDigit.value(text[$0]) != 0xFF }
+        range.count >= 2 && range.count % 2 == 0 && range.allSatisfy { digits[Int(text[$0])] != 0xFF }
       if !isHexGroup {
         flush()
         continue

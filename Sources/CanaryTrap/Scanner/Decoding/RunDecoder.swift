@@ -23,8 +23,6 @@ struct DecodedPiece {
   /// A shown head or tail of an elided rendering (Apple's `… ` in a `Data` description): what
   /// it holds of a value is named a fragment.
   var elided = false
-  /// Only fragments are kept: the forward literals already find the rest (plain hex).
-  var fragmentsOnly = false
   /// The bytes are a compressed payload (gzip, zlib or raw deflate) to open before searching.
   var compressed = false
 }
