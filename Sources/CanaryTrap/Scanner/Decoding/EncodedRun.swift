@@ -33,35 +33,35 @@ struct EncodedRun {
   static let blockLength = 16
 
   /// The first run in `text[lower..<end]` holding a whole block at or after `from`; it reaches
-  /// back to `lower` at most, and forward to `end`. The blocks are tested from their last byte
-  /// back, so prose is passed over several bytes per step.
+  /// back to `lower` at most, and forward to `end`. One table lookup per byte keeps the length of
+  /// the current run of each class; a byte 15 ahead that is in neither class skips 16 bytes.
   static func next(in text: UnsafePointer<UInt8>, from: Int, lower: Int, end: Int) -> EncodedRun? {
-    var start = from
-    return classes.withUnsafeBufferPointer { classes in
-      while start + blockLength <= end {
-        var failedBase64 = -1
-        var failedNumeric = -1
-        var index = start + blockLength - 1
-        while index >= start {
-          let bits = classes[Int(text[index])]
-          if bits & 1 == 0 && failedBase64 < 0 { failedBase64 = index }
-          if bits & 2 == 0 && failedNumeric < 0 { failedNumeric = index }
-          if failedBase64 >= 0 && failedNumeric >= 0 { break }
-          index -= 1
-        }
-        if failedBase64 >= 0 && failedNumeric >= 0 {
-          start = min(failedBase64, failedNumeric) + 1
+    classes.withUnsafeBufferPointer { classes in
+      var base64 = 0
+      var numeric = 0
+      var index = from
+      while index < end {
+        if base64 == 0 && numeric == 0 && index + blockLength <= end
+          && classes[Int(text[index + blockLength - 1])] == 0
+        {
+          index += blockLength
           continue
         }
-        // One class holds for the whole block: expand it; prefer the longer reading.
-        let numeric =
-          failedNumeric < 0 ? expand(text, block: start, bit: 2, lower: lower, end: end, classes) : nil
-        let base64 =
-          failedBase64 < 0 ? expand(text, block: start, bit: 1, lower: lower, end: end, classes) : nil
-        if let numeric, base64 == nil || base64!.count <= numeric.count {
-          return EncodedRun(range: numeric, kind: .numeric)
+        let bits = classes[Int(text[index])]
+        base64 = bits & 1 != 0 ? base64 + 1 : 0
+        numeric = bits & 2 != 0 ? numeric + 1 : 0
+        index += 1
+        guard base64 >= blockLength || numeric >= blockLength else { continue }
+        // One class holds for a whole block: expand it; prefer the longer reading.
+        let block = index - blockLength
+        let numericRun =
+          numeric >= blockLength ? expand(text, block: block, bit: 2, lower: lower, end: end, classes) : nil
+        let base64Run =
+          base64 >= blockLength ? expand(text, block: block, bit: 1, lower: lower, end: end, classes) : nil
+        if let numericRun, base64Run == nil || base64Run!.count <= numericRun.count {
+          return EncodedRun(range: numericRun, kind: .numeric)
         }
-        return EncodedRun(range: base64!, kind: .base64)
+        return EncodedRun(range: base64Run!, kind: .base64)
       }
       return nil
     }
