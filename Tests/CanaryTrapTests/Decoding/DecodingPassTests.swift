@@ -155,3 +155,28 @@ import Testing
     #expect(names(scan(planted, canaries).0, canaries[0]) == ["nsdata-hex"])
   }
 }
+
+/// A wrapped message is one message: a continuation line's prefix of the same shape as the line
+/// before (a counter, a timestamp, logcat's pid), numbers differing, is layout.
+@Suite struct VaryingPrefixTests {
+  @Test(arguments: [
+    ("[net 3/14] ", "[net 4/14] "), ("[net 9/14] ", "[net 10/14] "),
+    ("2026-12-06 04:10:00.125 ", "2026-12-06 04:10:00.131 "), ("D/Net( 123): ", "D/Net( 123): "),
+  ])
+  func aCanaryCutUnderAVaryingPrefixIsFound(_ first: String, _ next: String) {
+    let canary = Canary(value: CanaryGenerator().makeValue(.token), location: .custom("wrapped"))
+    // At 15, neither piece of the 30-byte token is a fragment: only the joined lines hold it.
+    for cut in [12, 15, 20] {
+      let value = canary.value
+      let text =
+        first + "POST /login token=" + value.prefix(cut) + "\n" + next + value.dropFirst(cut) + " ok\n"
+      let findings = LeakScanner(canaries: [canary]).scan(Data(text.utf8), source: "log")
+      #expect(findings.map(\.encoding) == ["raw"], "\(text)")
+      #expect(findings.first?.line == 1)
+    }
+    // The twin: under a prefix of another shape the cut value is not joined.
+    let other =
+      first + "POST /login token=" + canary.value.prefix(15) + "\nWARN other " + canary.value.dropFirst(15)
+    #expect(LeakScanner(canaries: [canary]).scan(Data(other.utf8), source: "log").isEmpty)
+  }
+}
