@@ -35,16 +35,18 @@ enum HyperscanBaseline {
   }
 
   /// Writes every literal of `scanner` (hex, one a line), runs the script and returns its best
-  /// scan rate in MB/s of wall clock and of its CPU time.
+  /// scan rate in MB/s of wall clock and of its CPU time; with `threads` above 1 the log is cut
+  /// into that many parts scanned at once.
   static func rate(
-    python: String, script: String, scanner: LeakScanner, log: URL, directory: URL, repeats: Int
+    python: String, script: String, scanner: LeakScanner, log: URL, directory: URL, repeats: Int,
+    threads: Int = 1
   ) throws -> ScanBenchmark.Rate {
     let patternsFile = directory.appendingPathComponent("hyperscan-\(scanner.canaries.count).hex")
     let lines = scanner.patterns.map { pattern in pattern.bytes.map { String(format: "%02x", $0) }.joined() }
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: patternsFile)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [script, patternsFile.path, log.path, String(repeats)]
+    process.arguments = [script, patternsFile.path, log.path, String(repeats), String(threads)]
     let output = Pipe()
     process.standardOutput = output
     try process.run()

@@ -134,7 +134,9 @@ enum ScanBenchmark {
       "MB/s is wall clock; (cpu) is MB per CPU-second of the scanning process, or of rg\n"
         + "canaries  patterns  build s  frag-on MB/s (cpu)  frag-off MB/s (cpu)  findings  peak RSS MB"
         + (ripgrep == nil ? "" : "  rg MB/s (cpu)  ratio (cpu)")
-        + (runsHyperscan ? "  hs MB/s (cpu)  frag-on/hs (cpu)  frag-off/hs (cpu)\n" : "\n"))
+        + (runsHyperscan
+          ? "  hs MB/s (cpu)  frag-on/hs (cpu)  frag-off/hs (cpu)  hs 2 threads MB/s (cpu)  frag-on/hs2\n"
+          : "\n"))
     for count in options.counts {
       let set = Array(canaries.prefix(count))
       if options.keep {
@@ -167,6 +169,11 @@ enum ScanBenchmark {
         line +=
           " (\(pad(on.cpu / max(rate.cpu, 0.001), 4))x)  \(pad(offRate.wall / max(rate.wall, 0.001), 7))x"
         line += " (\(pad(offRate.cpu / max(rate.cpu, 0.001), 4))x)"
+        // The scanner searches on two threads: Hyperscan on two threads too, side by side.
+        let two = try HyperscanBaseline.rate(
+          python: python, script: script, scanner: scanner, log: log, directory: directory,
+          repeats: options.repeats, threads: 2)
+        line += "  \(pad(two.wall, 7)) (\(pad(two.cpu, 4)))  \(pad(on.wall / max(two.wall, 0.001), 6))x"
       }
       io.writeOutput(line + "\n")
     }

@@ -201,6 +201,7 @@ struct ScanRun {
       let result = try scanner.scanDescriptor(fd, source: name, path: name, limit: bounds.maxBytes)
       var source = ScannedSource(name: name, bytes: result.bytes, omittedFindings: result.omitted)
       if result.cut { source.status = .silent(reason: cutReason(bounds.maxBytes)) }
+      if let reason = result.decodingCutShort { source.status = .failed(reason: "\(name): \(reason)") }
       return .success((result.findings, source))
     } catch let error as ScanError {
       guard case .unreadable(_, let reason) = error else {

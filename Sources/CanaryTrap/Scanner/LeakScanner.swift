@@ -79,17 +79,21 @@ public final class LeakScanner: Sendable {
     switch content.storage {
     case .bytes(let data):
       let result = scanCounted(data, source: content.name)
-      return (
-        result.findings,
-        ScannedSource(name: content.name, bytes: data.count, omittedFindings: result.omitted)
-      )
+      var source = ScannedSource(name: content.name, bytes: data.count, omittedFindings: result.omitted)
+      if let reason = result.decodingCutShort {
+        source.status = .failed(reason: "\(content.name): \(reason)")
+      }
+      return (result.findings, source)
     case .file(let url, let offset):
       do {
-        let result = try scanFile(at: url, from: offset, source: content.name)
-        return (
-          result.findings,
-          ScannedSource(name: content.name, bytes: result.bytes, omittedFindings: result.omitted)
-        )
+        let result = try FileReader.read(url) { fd in
+          try scanDescriptor(fd, from: offset, source: content.name, path: url.path, limit: .max)
+        }
+        var source = ScannedSource(name: content.name, bytes: result.bytes, omittedFindings: result.omitted)
+        if let reason = result.decodingCutShort {
+          source.status = .failed(reason: "\(content.name): \(reason)")
+        }
+        return (result.findings, source)
       } catch {
         let reason = (error as? ScanError)?.description ?? "\(error)"
         return ([], ScannedSource(name: content.name, bytes: 0, status: .failed(reason: reason)))
@@ -124,9 +128,12 @@ public final class LeakScanner: Sendable {
 
   /// Scans at most `limit` bytes of an open descriptor (after counting the lines of its first
   /// `offset` bytes); `cut` says that more bytes followed, unread (an endless device such as
-  /// `/dev/zero`, or a file larger than the limit).
+  /// `/dev/zero`, or a file larger than the limit), and `decodingCutShort` why decoding what the
+  /// text shows stopped short (the source is then inconclusive).
   package func scanDescriptor(_ fd: Int32, from offset: UInt64 = 0, source: String, path: String, limit: Int)
-    throws -> (findings: [LeakFinding], bytes: Int, omitted: [OmittedFindings], cut: Bool)
+    throws -> (
+      findings: [LeakFinding], bytes: Int, omitted: [OmittedFindings], cut: Bool, decodingCutShort: String?
+    )
   {
     let start = try FileReader.countLines(of: fd, upTo: Int(offset), path: path)
     let stream = ScanStream(
@@ -147,15 +154,15 @@ public final class LeakScanner: Sendable {
     }
     let bytes = stream.bytesScanned
     let findings = stream.finish()
-    return (findings, bytes, stream.omittedFindings, cut)
+    return (findings, bytes, stream.omittedFindings, cut, stream.decodingCutShort)
   }
 
   private func scanCounted(_ data: Data, source: String) -> (
-    findings: [LeakFinding], omitted: [OmittedFindings]
+    findings: [LeakFinding], omitted: [OmittedFindings], decodingCutShort: String?
   ) {
     let stream = makeStream(source: source)
     data.withUnsafeBytes { stream.feed($0.bindMemory(to: UInt8.self)) }
     let findings = stream.finish()
-    return (findings, stream.omittedFindings)
+    return (findings, stream.omittedFindings, stream.decodingCutShort)
   }
 }

@@ -52,6 +52,20 @@ public enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
   case md5Base64 = "md5-base64"
   /// A run of at least ``ScanOptions/minFragment`` consecutive bytes of the value, in any case.
   case fragment
+  /// Bytes a log printed as Foundation describes `Data`: hex in groups of four bytes, as
+  /// swift-corelibs-foundation's `<7b227072 6f66696c>` or Apple's
+  /// `{length = 59, bytes = 0x7b227072 … 7d7d }` (decoded from the log, not searched forward).
+  case nsdataHex = "nsdata-hex"
+  /// Bytes printed as a list of decimal numbers, `[123, 34, 112]` (`print(Array(data))`).
+  case byteList = "byte-list"
+  /// Bytes printed as a list of `0x` numbers, `0x7B, 0x22, 0x70`.
+  case hexByteList = "hex-byte-list"
+  /// A gzip stream (RFC 1952) found decoded inside the text, such as base64 of gzip.
+  case gzip
+  /// A zlib stream (RFC 1950) found decoded inside the text.
+  case zlib
+  /// A raw deflate stream (RFC 1951) found decoded inside the text.
+  case deflate
 }
 
 extension ScanEncoding {
@@ -83,6 +97,21 @@ extension ScanEncoding {
     case .md5Hex: 22
     case .md5Base64: 23
     case .fragment: 24
+    case .nsdataHex: 25
+    case .byteList: 26
+    case .hexByteList: 27
+    case .gzip: 28
+    case .zlib: 29
+    case .deflate: 30
+    }
+  }
+
+  /// Whether the encoding is only found by decoding what the text shows (see ``DecodingPass``),
+  /// never searched as a literal: Foundation's `Data` descriptions, byte lists, compressed streams.
+  var isDecodedOnly: Bool {
+    switch self {
+    case .nsdataHex, .byteList, .hexByteList, .gzip, .zlib, .deflate: true
+    default: false
     }
   }
 

@@ -12,6 +12,9 @@ public struct ScanOptions: Sendable, Hashable {
   public var maxFindingsPerCanary: Int
   /// Limits on what containers (gzip, zlib, zip, tar, SQLite, property lists) may expand to.
   public var containerLimits = ContainerLimits()
+  /// Limits on what is decoded from the text itself (Foundation's `Data` descriptions, byte
+  /// lists, base64 of gzip, zlib or raw deflate).
+  public var decodingLimits = DecodingLimits()
 
   /// The shortest fragment ever searched: 8 bytes. Shorter runs of a random value turn up by
   /// chance in ordinary logs (4 bytes gave 52,002 false leaks in a clean 10 MB log).

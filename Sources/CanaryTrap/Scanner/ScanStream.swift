@@ -52,6 +52,12 @@ public final class ScanStream {
   private var omitted: [Int]
   /// The offset the stream started at: 0, or where an incremental file scan resumed.
   private let startOffset: Int
+  /// Decodes what the text shows (hex groups, byte lists, base64 of compressed payloads).
+  private let decoding: DecodingPass?
+  /// The absolute offset the decoding pass resumes at: its bytes are kept in the buffer.
+  private var decodeResume: Int
+  /// The longest run of encoded text the decoding pass waits for across buffers.
+  private let maxRun: Int
 
   init(
     matcher: CompiledMatcher, canaries: [Canary], source: String, options: ScanOptions, chunkSize: Int,
@@ -68,11 +74,14 @@ public final class ScanStream {
     base = start.position
     startOffset = start.position
     frontier = start.position
+    decodeResume = start.position
     // A match cut across a line break also spans the break and the continuation's layout.
     overlap = matcher.maxLength + LineJunctionSearch.maxLayoutBytes + 2 * radius + 8
     junctions = LineJunctionSearch(matcher: matcher)
     capacity = overlap + max(chunkSize, overlap, 64)
     buffer = .allocate(capacity: capacity + 8)
+    decoding = DecodingPass(matcher: matcher, options: options)
+    maxRun = max(EncodedRun.blockLength, min(options.decodingLimits.maxRunBytes, capacity / 2))
     buffer.initialize(repeating: 0, count: capacity + 8)
   }
 
@@ -91,6 +100,10 @@ public final class ScanStream {
         ? nil : OmittedFindings(canary: canaries[index], source: source, count: omitted[index])
     }
   }
+
+  /// Why decoding what the text shows stopped short (a ``DecodingLimits`` limit), if it did: the
+  /// source is then inconclusive, never clean.
+  public var decodingCutShort: String? { decoding?.cutShort }
 
   /// Scans the next bytes of the source.
   public func feed(_ chunk: some Collection<UInt8>) {
@@ -142,21 +155,30 @@ public final class ScanStream {
       matcher, junctions: junctions, in: buffer, count: count, firstLineHead: lineHead,
       cache: &rebuiltTargets,
       into: &candidates)
+    var longest = matcher.maxLength + LineJunctionSearch.maxLayoutBytes
+    if let decoding {
+      let from = max(0, decodeResume - base)
+      let before = candidates.count
+      let resume = decoding.search(
+        buffer, from: from, end: count, final: final, maxRun: maxRun, into: &candidates)
+      decodeResume = base + resume
+      for candidate in candidates[before...] { longest = max(longest, candidate.end - candidate.start) }
+    }
     if !candidates.isEmpty {
-      let longest = matcher.maxLength + LineJunctionSearch.maxLayoutBytes
       let ready = CandidateResolver.resolve(candidates, maxLength: longest).filter {
-        base + $0.end >= frontier && base + $0.end <= emitLimit
+        $0.decoded || (base + $0.end >= frontier && base + $0.end <= emitLimit)
       }.sorted { $0.start < $1.start }
       report(ready)
     }
     frontier = emitLimit + 1
     guard !final else { return }
-    let dropped = count - overlap
+    // The bytes of a run the decoding pass waits for stay too (at most half the buffer).
+    let dropped = min(count - overlap, max(decodeResume - base, count - maxRun))
     lines.advance(over: buffer, count: dropped)
     keepLineHead(droppingFirst: dropped)
-    memmove(buffer, buffer + dropped, overlap)
+    memmove(buffer, buffer + dropped, count - dropped)
     base += dropped
-    count = overlap
+    count -= dropped
   }
 
   /// Keeps the start of the line the buffer will start inside once its first `dropped` bytes go.
@@ -192,7 +214,9 @@ public final class ScanStream {
         UnsafeBufferPointer(start: buffer + bounds.lowerBound, count: bounds.count))
       findings.append(
         LeakFinding(
-          canary: canaries[canary], encodings: matcher.chains[Int(match.chain)], source: source,
+          canary: canaries[canary],
+          encodings: decoding?.chain(match.chain) ?? matcher.chains[Int(match.chain)],
+          source: source,
           line: line, column: column, offset: base + match.start, excerpt: excerpt))
     }
   }

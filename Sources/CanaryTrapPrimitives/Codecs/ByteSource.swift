@@ -64,6 +64,16 @@ package final class ByteReader {
 
   deinit { buffer.deallocate() }
 
+  /// Forgets everything read so far, so the reader (and its buffer) serves a new stream from a
+  /// source that was refilled; the scanner's decoding pass reuses one reader for many payloads.
+  package func reset() {
+    position = 0
+    end = 0
+    sourceEnded = false
+    deferredError = nil
+    discarded = 0
+  }
+
   /// Bytes buffered and not yet read.
   package var available: Int { end - position }
   /// The offset of ``position`` from the start of the source.

@@ -76,8 +76,11 @@ import Testing
     #expect(Self.patternDigest() == "898dd8ba99c42e2518082d36fa4dc287024d41aaa71582aac54ff2aeb5d60782")
   }
 
+  /// Changed by the six renderings only decoding finds (`nsdata-hex` … `deflate`): the chain
+  /// table lists every single encoding first, so composed chains' ids moved; the literals did
+  /// not (``patternSetIsUnchanged()``).
   @Test func compiledTargetsAreUnchanged() {
-    #expect(Self.targetsDigest() == "47d17f03d5991ae62a8d7a55dcfb3d6498dce23711f79d1a6a7fe416c23d42ef")
+    #expect(Self.targetsDigest() == "f0a9afff94b4578d082441031c7f477a41ccd852b2ed5d921fb3818dac1c341f")
   }
 
   /// The digest is sensitive: a value differing in one symbol, which changes only its escaped

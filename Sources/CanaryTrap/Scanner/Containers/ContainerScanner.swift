@@ -244,6 +244,9 @@ final class ContainerScanner {
       scannedBytes += stream.bytesScanned
       findings += stream.finish()
       omitted += stream.omittedFindings
+      if let reason = stream.decodingCutShort {
+        record(CompressedPayload.LimitReached(description: reason), at: name)
+      }
     }
     let newline: [UInt8] = [0x0A]
     try list.read { index, object in
@@ -274,6 +277,9 @@ final class ContainerScanner {
       scannedBytes += stream.bytesScanned
       findings += stream.finish()
       omitted += stream.omittedFindings
+      if let reason = stream.decodingCutShort {
+        record(CompressedPayload.LimitReached(description: reason), at: name)
+      }
     }
     if reader.available > 0 {
       stream.feed(UnsafeBufferPointer(start: reader.buffer + reader.position, count: reader.available))
@@ -392,6 +398,7 @@ extension LeakScanner {
       status = .failed(reason: "\(error)")
     }
     let found = stream.finish()
+    if let reason = stream.decodingCutShort { status = .failed(reason: "\(name): \(reason)") }
     return ContainerScanOutcome(
       findings: found,
       source: ScannedSource(

@@ -136,6 +136,8 @@ enum PatternEncoder {
     let enabled = encodings.reduce(UInt64(0)) { $0 | 1 << UInt64($1.ordinal) }
     value.withUnsafeBufferPointer { bytes in
       for encoding in ScanEncoding.allCases where enabled & 1 << UInt64(encoding.ordinal) != 0 {
+        // Renderings the decoding pass reads from the text have no forward literal.
+        if encoding.isDecodedOnly { continue }
         // An escape that leaves every byte of the value as it is adds nothing: skip building it.
         let isEscape = isTextEscape(encoding)
         if isEscape && !changes(encoding, value) { continue }

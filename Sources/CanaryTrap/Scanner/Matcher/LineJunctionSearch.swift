@@ -193,6 +193,15 @@ final class LineJunctionSearch {
         common += 8
       }
       while !differs, common < limit, head[common] == text[start + common] { common += 1 }
+      // A prefix of the same shape whose numbers differ (a counter, a timestamp, a thread id)
+      // is the continuation's prefix too.
+      if differs || common < min(maxRepeatedPrefix, continuation.count) {
+        common = max(
+          common,
+          sameShapeLength(
+            head, count: min(maxRepeatedPrefix, lineHead.count), text + start,
+            count: min(maxRepeatedPrefix, continuation.count)))
+      }
     }
     let prefixEnd = start + lastBlankEnd(in: text + start, count: common)
     var indented = prefixEnd
@@ -200,6 +209,30 @@ final class LineJunctionSearch {
       indented += 1
     }
     return (prefixEnd, indented)
+  }
+
+  /// How many bytes of `continuation` start the same way `head` does when every run of digits
+  /// counts as one, whatever its value and length: `[net 3/14] ` and `[net 10/14] `,
+  /// `12:00:01.250 ` and `12:00:02.007 `.
+  static func sameShapeLength(
+    _ head: UnsafePointer<UInt8>, count headCount: Int, _ continuation: UnsafePointer<UInt8>, count: Int
+  ) -> Int {
+    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    var index = 0
+    var matched = 0
+    while index < headCount && matched < count {
+      let expected = head[index]
+      let found = continuation[matched]
+      if isDigit(expected) && isDigit(found) {
+        while index < headCount && isDigit(head[index]) { index += 1 }
+        while matched < count && isDigit(continuation[matched]) { matched += 1 }
+        continue
+      }
+      guard expected == found else { break }
+      index += 1
+      matched += 1
+    }
+    return matched
   }
 
   /// The length of the longest start of `bytes[0..<count]` that ends in a blank, 0 if none:

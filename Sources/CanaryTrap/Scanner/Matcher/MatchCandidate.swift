@@ -20,4 +20,7 @@ struct MatchCandidate: Hashable {
   /// Start and end (exclusive) relative to the buffer.
   var start: Int
   var end: Int
+  /// Found in bytes decoded from the text (``DecodingPass``): reported by the buffer that
+  /// decoded its run, whatever the overlap.
+  var decoded = false
 }

@@ -1,0 +1,119 @@
+/// Base64 or base64url of a compressed payload (gzip, zlib or raw deflate), as analytics batches,
+/// crash envelopes in JSON fields and signed cookies carry it.
+///
+/// Base64 of plain text is not decoded here: the forward `base64` literals find it, wrapped or
+/// not. Both alphabets are named `base64` (most payloads' text is valid in both, so the
+/// alphabet could not be named the same every run). A run is cut after `=` padding (`token=H4sI…`), and a JSON-escaped `\/` reads as `/`.
+struct Base64RunDecoder: RunDecoder {
+  var kind: EncodedRun.Kind { .base64 }
+
+  /// The fewest characters read: a gzip stream holding anything is longer.
+  static let minimumLength = 24
+
+  static let values: [UInt8] = (0..<256).map { value in
+    switch UInt8(value) {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt8(value) - UInt8(ascii: "A")
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt8(value) - UInt8(ascii: "a") + 26
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(value) - UInt8(ascii: "0") + 52
+    case UInt8(ascii: "+"), UInt8(ascii: "-"): 62
+    case UInt8(ascii: "/"), UInt8(ascii: "_"): 63
+    default: 0xFF
+    }
+  }
+
+  func decode(_ text: UnsafePointer<UInt8>, count: Int, run: Range<Int>, into pieces: inout [DecodedPiece]) {
+    var start = run.lowerBound
+    var index = run.lowerBound
+    while index <= run.upperBound {
+      // A piece ends after its padding, or at a backslash that does not escape `/`.
+      let ends: Bool
+      if index == run.upperBound {
+        ends = true
+      } else if text[index] == UInt8(ascii: "=") {
+        while index < run.upperBound && text[index] == UInt8(ascii: "=") { index += 1 }
+        ends = true
+      } else if text[index] == UInt8(ascii: "\\") {
+        ends = !(index + 1 < run.upperBound && text[index + 1] == UInt8(ascii: "/"))
+      } else {
+        ends = false
+      }
+      if ends {
+        let end = index
+        if end - start >= Self.minimumLength { piece(text, start..<end, into: &pieces) }
+        while index < run.upperBound && text[index] == UInt8(ascii: "\\") { index += 1 }
+        start = index
+        if index == run.upperBound { break }
+        continue
+      }
+      index += 1
+    }
+  }
+
+  private func piece(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, into pieces: inout [DecodedPiece]) {
+    var standard = false
+    var url = false
+    var hexOnly = true
+    for index in range {
+      let byte = text[index]
+      if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") { standard = true }
+      if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") { url = true }
+      if hexOnly && !(byte >= 0x30 && byte <= 0x39 || (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66) {
+        hexOnly = false
+      }
+    }
+    // Plain hex (a trace id, a digest) is left to the forward `hex` literals.
+    guard !hexOnly, !(standard && url) else { return }
+    // Only a payload whose first bytes a compressed stream may start with is decoded whole.
+    guard let head = Self.decode(text, range, limit: 16), CompressedPayload.mayStart(head),
+      let bytes = Self.decode(text, range, limit: .max)
+    else { return }
+    // Named `base64` in either alphabet: a payload's text often has none of `+/-_`, so the
+    // alphabet could not be named the same in every run.
+    pieces.append(DecodedPiece(bytes: bytes, span: range, step: .base64, compressed: true))
+  }
+
+  /// Whether a piece of `text[run]` (from its start or after `=` padding) starts with the base64
+  /// of a gzip or zlib header: a payload the pass would open.
+  static func holdsCompressedHeader(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
+    var start = run.lowerBound
+    while start + 4 <= run.upperBound {
+      if let head = decode(text, start..<(start + 4), limit: 4), head.count == 3,
+        head[0] == 0x1F && head[1] == 0x8B || CompressedPayload.isZlibHeader(head[0], head[1])
+      {
+        return true
+      }
+      guard let padding = (start..<run.upperBound).first(where: { text[$0] == UInt8(ascii: "=") }) else {
+        break
+      }
+      start = padding
+      while start < run.upperBound && text[start] == UInt8(ascii: "=") { start += 1 }
+    }
+    return false
+  }
+
+  /// Decodes the characters of `range` (skipping backslashes and padding), stopping after
+  /// `limit` characters; `nil` at a character outside the alphabets.
+  static func decode(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, limit: Int) -> [UInt8]? {
+    var output: [UInt8] = []
+    output.reserveCapacity(min(range.count, limit) * 3 / 4 + 3)
+    var accumulator: UInt32 = 0
+    var bits = 0
+    var taken = 0
+    let values = Self.values
+    for index in range {
+      let byte = text[index]
+      if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "=") { continue }
+      let value = values[Int(byte)]
+      guard value != 0xFF else { return nil }
+      accumulator = accumulator << 6 | UInt32(value)
+      bits += 6
+      if bits >= 8 {
+        bits -= 8
+        output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+      }
+      taken += 1
+      if taken == limit { break }
+    }
+    return output
+  }
+}

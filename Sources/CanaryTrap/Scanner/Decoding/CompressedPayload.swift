@@ -1,0 +1,203 @@
+import CanaryTrapPrimitives
+import Foundation
+
+/// Opens a compressed payload found decoded in the text: gzip (`1f 8b 08`), zlib (a header zlib
+/// writes) or, for anything else that is not text, raw deflate. The output is held in memory
+/// (at most ``DecodingLimits/maxPayloadBytes``) and counted against the pass's budget.
+///
+/// A payload that turns out corrupt or cut short still yields what it decoded; raw deflate,
+/// which has no header to recognize, only counts when its final block ends.
+final class CompressedPayload {
+  /// Thrown when a limit stops decoding: the source is inconclusive.
+  struct LimitReached: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Counts decoded bytes against the per-source budget and one payload's limit.
+  final class Budget: DecodingBudget {
+    var used = 0
+    var limit: Int
+    var payload = 0
+    var payloadLimit: Int
+
+    init(limit: Int, payloadLimit: Int) {
+      self.limit = limit
+      self.payloadLimit = payloadLimit
+    }
+
+    func expand(_ count: Int) throws {
+      used += count
+      payload += count
+      if payload > payloadLimit {
+        throw LimitReached(
+          description:
+            "a compressed payload in the text expands past \(payloadLimit) bytes (DecodingLimits.maxPayloadBytes)"
+        )
+      }
+      if used > limit {
+        throw LimitReached(
+          description: "more than \(limit) bytes decoded from the text (DecodingLimits.maxDecodedBytes)")
+      }
+    }
+  }
+
+  /// The payload a reused reader reads (raw deflate is tried on many non-text base64 runs).
+  private final class Swappable: ByteSource {
+    var bytes: [UInt8] = []
+    var position = 0
+    func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+      let taken = min(count, bytes.count - position)
+      guard taken > 0 else { return 0 }
+      bytes.withUnsafeBufferPointer { pointer.update(from: $0.baseAddress! + position, count: taken) }
+      position += taken
+      return taken
+    }
+  }
+
+  private let budget: Budget
+  private lazy var source = Swappable()
+  private lazy var reader = ByteReader(source)
+  private lazy var inflater = Inflater(reader: reader)
+
+  init(budget: Budget) { self.budget = budget }
+
+  /// Whether decoded bytes starting with `head` may be a compressed stream: gzip, zlib, or raw
+  /// deflate (see ``mayStartRawDeflate(_:)``). `head` holds the first 12 decoded bytes or all.
+  static func mayStart(_ head: [UInt8]) -> Bool {
+    guard head.count >= 3 else { return false }
+    if head[0] == 0x1F && head[1] == 0x8B && head[2] == 0x08 { return true }
+    if isZlibHeader(head[0], head[1]) { return true }
+    return mayStartRawDeflate(head)
+  }
+
+  static func isZlibHeader(_ first: UInt8, _ second: UInt8) -> Bool {
+    first & 0x0F == 8 && first >> 4 <= 7 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
+      && second & 0x20 == 0
+  }
+
+  /// Whether binary bytes may begin a raw deflate stream of text, tested without decoding: a
+  /// block of fixed codes whose first two symbols are text (a literal of a tab, a line break or
+  /// printable ASCII; the second may also be a length), or a block of dynamic codes whose
+  /// code-length code is complete, as every deflater writes it. Most random bytes (a token, a
+  /// digest in base64) fail it, so raw deflate is rarely tried in vain.
+  static func mayStartRawDeflate(_ head: [UInt8]) -> Bool {
+    guard head.count >= 4 else { return false }
+    let isText = head.prefix(3).allSatisfy {
+      $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F)
+    }
+    guard !isText else { return false }
+    var bits = BitPeek(head)
+    _ = bits.take(1)
+    switch bits.take(2) {
+    case 1:
+      guard let first = bits.fixedSymbol(), isTextLiteral(first) else { return false }
+      guard let second = bits.fixedSymbol() else { return true }
+      return isTextLiteral(second) || (second >= 257 && second <= 285)
+    case 2:
+      let lengthCount = bits.take(5)
+      let distanceCount = bits.take(5)
+      guard lengthCount <= 29, distanceCount <= 29 else { return false }
+      let codeLengths = Int(bits.take(4)) + 4
+      guard head.count * 8 >= 17 + 3 * codeLengths else { return true }
+      var kraft = 0
+      for _ in 0..<codeLengths {
+        let length = bits.take(3)
+        if length > 0 { kraft += 128 >> length }
+      }
+      return kraft == 128
+    default: return false
+    }
+  }
+
+  private static func isTextLiteral(_ symbol: Int) -> Bool {
+    symbol == 0x09 || symbol == 0x0A || symbol == 0x0D || (symbol >= 0x20 && symbol < 0x7F)
+  }
+
+  /// Reads bits least significant first, as deflate packs them.
+  private struct BitPeek {
+    let bytes: [UInt8]
+    var position = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func take(_ count: Int) -> UInt32 {
+      var value: UInt32 = 0
+      for index in 0..<count {
+        let bit = position < bytes.count * 8 ? (bytes[position >> 3] >> (position & 7)) & 1 : 0
+        value |= UInt32(bit) << index
+        position += 1
+      }
+      return value
+    }
+
+    /// The next symbol of the fixed literal/length code, or `nil` past the bytes held.
+    mutating func fixedSymbol() -> Int? {
+      guard position + 9 <= bytes.count * 8 else { return nil }
+      var code = 0
+      for length in 1...9 {
+        code = code << 1 | Int(take(1))
+        switch length {
+        case 7 where code <= 0x17: return 256 + code
+        case 8 where code >= 0x30 && code <= 0xBF: return code - 0x30
+        case 8 where code >= 0xC0 && code <= 0xC7: return 280 + code - 0xC0
+        case 9 where code >= 0x190: return 144 + code - 0x190
+        default: continue
+        }
+      }
+      return nil
+    }
+  }
+
+  /// The payload's decoded bytes and what it was, or `nil` when it is none of the three.
+  /// Throws ``LimitReached`` when a limit stops it.
+  func open(_ bytes: [UInt8]) throws -> (ScanEncoding, [UInt8])? {
+    guard bytes.count >= 3 else { return nil }
+    budget.payload = 0
+    if bytes[0] == 0x1F && bytes[1] == 0x8B && bytes[2] == 0x08 {
+      let reader = ByteReader(DataSource(Data(bytes)))
+      return (.gzip, try drain(GzipSource(reader, budget: budget)))
+    }
+    if Self.isZlibHeader(bytes[0], bytes[1]) {
+      let reader = ByteReader(DataSource(Data(bytes)))
+      return (.zlib, try drain(ZlibSource(reader, budget: budget)))
+    }
+    guard Self.mayStartRawDeflate(bytes) else { return nil }
+    source.bytes = bytes
+    source.position = 0
+    reader.reset()
+    inflater.reset()
+    var output: [UInt8] = []
+    do {
+      while true {
+        let chunk = try inflater.next()
+        if chunk.isEmpty { break }
+        try budget.expand(chunk.count)
+        output.append(contentsOf: chunk)
+      }
+    } catch let error as LimitReached {
+      throw error
+    } catch {
+      return nil
+    }
+    return inflater.isDone && !output.isEmpty ? (.deflate, output) : nil
+  }
+
+  /// Everything `source` decodes before its end or an error; a limit's error is thrown.
+  private func drain(_ source: DecodedSource) throws -> [UInt8] {
+    var output: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      do {
+        let read = try chunk.withUnsafeMutableBufferPointer {
+          try source.read(into: $0.baseAddress!, count: $0.count)
+        }
+        if read == 0 { break }
+        output.append(contentsOf: chunk[0..<read])
+      } catch let error as LimitReached {
+        throw error
+      } catch {
+        break
+      }
+    }
+    return output
+  }
+}

@@ -1,0 +1,69 @@
+/// Hex in groups, as Foundation describes `Data` (`nsdata-hex`): swift-corelibs-foundation's
+/// `<7b227072 6f66696c>`, Apple's `{length = 59, bytes = 0x7b227072 … 7d7d }` (whose shown head
+/// and tail are fragments). One ungrouped run of hex is left to the forward `hex` literals.
+struct HexGroupDecoder: RunDecoder {
+  var kind: EncodedRun.Kind { .numeric }
+
+  func decode(_ text: UnsafePointer<UInt8>, count: Int, run: Range<Int>, into pieces: inout [DecodedPiece]) {
+    let tokens = NumericToken.tokens(text, run: run)
+    let digits = HexDigit.values
+    var group: [Range<Int>] = []
+    var prefixed = false
+    func flush() {
+      defer {
+        group.removeAll()
+        prefixed = false
+      }
+      guard let first = group.first, let last = group.last else { return }
+      var piece = DecodedPiece(bytes: [], span: first.lowerBound..<last.upperBound, step: .nsdataHex)
+      for token in group {
+        var index = token.lowerBound
+        while index + 1 < token.upperBound {
+          piece.bytes.append(digits[Int(text[index])] << 4 | digits[Int(text[index + 1])])
+          piece.starts.append(Int32(index))
+          piece.ends.append(Int32(index + 2))
+          index += 2
+        }
+      }
+      let bracketed = first.lowerBound > 0 && text[first.lowerBound - 1] == UInt8(ascii: "<")
+      // One ungrouped run of hex (a trace id, a digest) is left to the forward `hex` literals.
+      if group.count == 1 && !prefixed && !bracketed { return }
+      piece.elided = Self.elisionMark(text, count: count, before: first.lowerBound, after: last.upperBound)
+      if prefixed { piece.span = (first.lowerBound - 2)..<last.upperBound }
+      pieces.append(piece)
+    }
+    for token in tokens {
+      var range = token.range
+      var hasPrefix = false
+      if range.count > 2, text[range.lowerBound] == UInt8(ascii: "0"),
+        text[range.lowerBound + 1] | 0x20 == 0x78
+      {
+        range = (range.lowerBound + 2)..<range.upperBound
+        hasPrefix = true
+      }
+      let isHexGroup =
+        range.count >= 2 && range.count % 2 == 0 && range.allSatisfy { digits[Int(text[$0])] != 0xFF }
+      if !isHexGroup {
+        flush()
+        continue
+      }
+      if !group.isEmpty && (token.before != .space || hasPrefix) { flush() }
+      if group.isEmpty { prefixed = hasPrefix }
+      group.append(range)
+    }
+    flush()
+  }
+
+  /// Whether `...` stands next to the group (after blanks): Apple's mark of bytes left out.
+  static func elisionMark(_ text: UnsafePointer<UInt8>, count: Int, before start: Int, after end: Int) -> Bool
+  {
+    var index = end
+    while index < count && text[index] == 0x20 { index += 1 }
+    if index + 3 <= count && text[index] == 0x2E && text[index + 1] == 0x2E && text[index + 2] == 0x2E {
+      return true
+    }
+    index = start
+    while index > 0 && text[index - 1] == 0x20 { index -= 1 }
+    return index >= 3 && text[index - 1] == 0x2E && text[index - 2] == 0x2E && text[index - 3] == 0x2E
+  }
+}

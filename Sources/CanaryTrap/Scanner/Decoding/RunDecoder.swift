@@ -1,0 +1,75 @@
+/// Reads the bytes a rendering shows out of a run of text: one decoder per rendering (hex groups,
+/// byte lists, base64 of a compressed payload).
+protocol RunDecoder {
+  /// The runs this decoder reads.
+  var kind: EncodedRun.Kind { get }
+  /// Appends every piece of `text[run]` this decoder reads; `text[0..<count]` may be looked at
+  /// around the run (an elision mark, a bracket).
+  func decode(_ text: UnsafePointer<UInt8>, count: Int, run: Range<Int>, into pieces: inout [DecodedPiece])
+}
+
+/// Bytes a ``RunDecoder`` read out of the text, and where each came from.
+struct DecodedPiece {
+  /// The decoded bytes.
+  var bytes: [UInt8]
+  /// For each decoded byte, where its text starts and ends (exclusive) in the text decoded;
+  /// empty when the piece only maps as a whole (``span``).
+  var starts: [Int32] = []
+  var ends: [Int32] = []
+  /// The text the piece was read from.
+  var span: Range<Int>
+  /// The rendering, named in findings.
+  var step: ScanEncoding
+  /// A shown head or tail of an elided rendering (Apple's `… ` in a `Data` description): what
+  /// it holds of a value is named a fragment.
+  var elided = false
+  /// The bytes are a compressed payload (gzip, zlib or raw deflate) to open before searching.
+  var compressed = false
+}
+
+/// Hex digit values, 0xFF for other bytes.
+enum HexDigit {
+  static let values: [UInt8] = (0..<256).map { value in
+    switch UInt8(value) {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(value) - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(value) - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(value) - UInt8(ascii: "A") + 10
+    default: 0xFF
+    }
+  }
+
+  static func value(_ byte: UInt8) -> UInt8 { values[Int(byte)] }
+}
+
+/// The tokens of a numeric run: hex groups or numbers, and what separates each from the one
+/// before it.
+struct NumericToken {
+  enum Separator { case none, space, comma, other }
+  var range: Range<Int>
+  var before: Separator
+
+  static func tokens(_ text: UnsafePointer<UInt8>, run: Range<Int>) -> [NumericToken] {
+    var tokens: [NumericToken] = []
+    var index = run.lowerBound
+    var separator = NumericToken.Separator.none
+    while index < run.upperBound {
+      let byte = text[index]
+      if byte == 0x20 || byte == 0x2C {
+        var spaces = 0
+        var commas = 0
+        while index < run.upperBound, text[index] == 0x20 || text[index] == 0x2C {
+          if text[index] == 0x20 { spaces += 1 } else { commas += 1 }
+          index += 1
+        }
+        if tokens.isEmpty { continue }
+        separator =
+          commas == 1 && spaces <= 1 ? .comma : commas == 0 && spaces == 1 ? .space : .other
+        continue
+      }
+      let start = index
+      while index < run.upperBound, text[index] != 0x20, text[index] != 0x2C { index += 1 }
+      tokens.append(NumericToken(range: start..<index, before: tokens.isEmpty ? .none : separator))
+    }
+    return tokens
+  }
+}
