@@ -84,6 +84,10 @@ import Testing
       let a = Array(first.value.utf8)
       let b = Array(second.value.utf8)
       for cut in 1..<min(a.count, b.count) where a[..<cut] != b[..<cut] {
+        // Random values can join into a real form by chance (a token ending in `ex` before an
+        // email's `ample.invalid`): such a join is a canary, not a false finding, so skip it.
+        let joined = Array((Self.prefix + "x=").utf8) + a[..<cut] + b[cut...] + [0x0A]
+        guard Self.wholeFormsOnly.scan(Data(joined), source: "log").isEmpty else { continue }
         for layout in Self.breaks {
           cases += 1
           let text = Array((Self.prefix + "x=").utf8) + a[..<cut] + Array(layout.utf8) + b[cut...] + [0x0A]

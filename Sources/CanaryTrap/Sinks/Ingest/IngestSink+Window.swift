@@ -76,17 +76,22 @@ extension IngestSink {
   }
 
   /// Waits until no upload arrived for ``Settle/quiet`` after at least one arrived in `window`,
-  /// or until ``Settle/timeout`` passed.
+  /// or until ``Settle/timeout`` passed. Time the process could not run (a wake far later than
+  /// asked, on a machine busy with other work) is given back to the timeout, up to four times it,
+  /// as the scope's deadline does.
   func waitUntilSettled(since window: SinkWindow) async {
-    let started = ContinuousClock.now
+    let tick = Duration.milliseconds(10)
+    var deadline = ContinuousClock.now + settle.timeout
+    var credit = StallCredit(allowance: settle.timeout * 4)
     while true {
       let (arrivedInWindow, last) = storage.withLock { storage in
         (storage.arrivals > (storage.windows[window]?.start ?? 0), storage.lastArrival)
       }
       let now = ContinuousClock.now
       if arrivedInWindow, let last, now - last >= settle.quiet { return }
-      if now - started >= settle.timeout { return }
-      try? await Task.sleep(for: .milliseconds(10))
+      if now >= deadline { return }
+      try? await Task.sleep(for: tick)
+      deadline += credit.credit(lateness: ContinuousClock.now - now - tick)
     }
   }
 
