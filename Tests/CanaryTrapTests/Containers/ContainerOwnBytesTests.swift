@@ -94,6 +94,17 @@ import Testing
       return true
     },
     Case(
+      description: "bytes after a tar's end, past the first read", file: "a.tar", expected: "a.tar",
+      tools: ["tar"]
+    ) { files, value in
+      // 3 MB of member first, so the bytes after the end arrive in a later read than the first.
+      try files.write(
+        "big.log", String(repeating: "nothing to see in this line of a big log\n", count: 75_000))
+      guard try files.run("tar", ["-cf", "a.tar", "big.log"]) else { return false }
+      try append("after the end \(value)\n", to: files.url("a.tar"))
+      return true
+    },
+    Case(
       description: "a deflated zip appended to a zip", file: "a.zip", expected: "a.zip!/second.log",
       tools: ["python3"]
     ) { files, value in

@@ -52,8 +52,20 @@ struct TarReader {
         // The member's bytes are scanned as the member (and as its own container's raw bytes), so
         // the search of the archive's own bytes pauses over them rather than scan them twice.
         let observer = reader.observer
+        let observedThrough = reader.offset + reader.available
         reader.observer = nil
-        defer { reader.observer = observer }
+        defer {
+          reader.observer = observer
+          // What a read during the member brought in past its end (the next headers, the end
+          // blocks, bytes after them) was not observed: hand it over now, without the member's.
+          let bufferedEnd = reader.offset + reader.available
+          let from = max(observedThrough, reader.offset)
+          if let observer, bufferedEnd > from {
+            observer(
+              UnsafeBufferPointer(
+                start: reader.buffer + reader.position + (from - reader.offset), count: bufferedEnd - from))
+          }
+        }
         let member = BoundedSource(reader, length: size, what: "tar member \(path)")
         try scanner.expandMember(member, name: ContainerScanner.memberName(name, path), depth: depth)
         try member.drain()
