@@ -14,12 +14,7 @@ import Testing
   private func run(_ tool: String, _ arguments: [String], in workspace: ScanCommandTests.Workspace) throws
     -> Bool?
   {
-    let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    let candidates = paths.map { "\($0)/\(tool)" }
-    guard let path = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
-      DidNotRun.record("\(tool) is not installed")
-      return nil
-    }
+    guard let path = ExternalTools.require(tool, for: "this container-bounds test") else { return nil }
     let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
