@@ -37,6 +37,11 @@ public final class ScanStream {
   private var rebuiltTargets = CanaryTargetsCache()
   /// Searches a large buffer on two threads; `split.splits` is internal so tests can compare.
   var split = SplitSearch()
+  /// Whether large buffers are decoded in two parts at once; tests compare both ways.
+  var decodingSplits: Bool {
+    get { decoding?.splits ?? false }
+    set { decoding?.splits = newValue }
+  }
   /// Finds the canaries a wrapping logger cut across two lines.
   private let junctions: LineJunctionSearch
   /// The first bytes of the line the buffer starts inside, when it began before the buffer: the

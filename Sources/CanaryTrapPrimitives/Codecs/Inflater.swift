@@ -25,8 +25,12 @@ package final class Inflater {
   private var storedRemaining = 0
   private enum State { case blockHeader, stored, huffman, done }
   private var state = State.blockHeader
-  private let literalLengths: UnsafeMutablePointer<UInt32>
-  private let distances: UnsafeMutablePointer<UInt32>
+  /// This inflater's tables for dynamic blocks.
+  private let dynamicLiteralLengths: UnsafeMutablePointer<UInt32>
+  private let dynamicDistances: UnsafeMutablePointer<UInt32>
+  /// The tables of the current block: the dynamic ones, or the fixed ones every inflater shares.
+  private var literalLengths: UnsafePointer<UInt32>
+  private var distances: UnsafePointer<UInt32>
   /// Bytes produced so far.
   private(set) var totalOut = 0
 
@@ -34,16 +38,18 @@ package final class Inflater {
     self.reader = reader
     window = .allocate(capacity: Self.capacity + 16)
     window.initialize(repeating: 0, count: Self.capacity + 16)
-    literalLengths = .allocate(capacity: HuffmanTable.literalLengthSize)
-    literalLengths.initialize(repeating: 0, count: HuffmanTable.literalLengthSize)
-    distances = .allocate(capacity: HuffmanTable.distanceSize)
-    distances.initialize(repeating: 0, count: HuffmanTable.distanceSize)
+    dynamicLiteralLengths = .allocate(capacity: HuffmanTable.literalLengthSize)
+    dynamicLiteralLengths.initialize(repeating: 0, count: HuffmanTable.literalLengthSize)
+    dynamicDistances = .allocate(capacity: HuffmanTable.distanceSize)
+    dynamicDistances.initialize(repeating: 0, count: HuffmanTable.distanceSize)
+    literalLengths = UnsafePointer(dynamicLiteralLengths)
+    distances = UnsafePointer(dynamicDistances)
   }
 
   deinit {
     window.deallocate()
-    literalLengths.deallocate()
-    distances.deallocate()
+    dynamicLiteralLengths.deallocate()
+    dynamicDistances.deallocate()
   }
 
   /// Starts over for a new stream, keeping the buffers.
@@ -165,7 +171,7 @@ package final class Inflater {
       storedRemaining = length
       state = .stored
     case 1:
-      try buildFixedTables()
+      useFixedTables()
       state = .huffman
     case 2:
       try readDynamicTables()
@@ -196,18 +202,30 @@ package final class Inflater {
     return lengths
   }()
 
-  private func buildFixedTables() throws {
-    try Self.fixedLengths.withUnsafeBufferPointer {
+  /// The fixed codes' tables, built once for every inflater (raw deflate is tried on many short
+  /// payloads, so building them per block showed in profiles).
+  private nonisolated(unsafe) static let fixedTables: (UnsafePointer<UInt32>, UnsafePointer<UInt32>) = {
+    let literalLengths = UnsafeMutablePointer<UInt32>.allocate(capacity: HuffmanTable.literalLengthSize)
+    literalLengths.initialize(repeating: 0, count: HuffmanTable.literalLengthSize)
+    let distances = UnsafeMutablePointer<UInt32>.allocate(capacity: HuffmanTable.distanceSize)
+    distances.initialize(repeating: 0, count: HuffmanTable.distanceSize)
+    // The fixed code lengths form complete codes: building them cannot fail.
+    try! fixedLengths.withUnsafeBufferPointer {
       try HuffmanTable.build(
         lengths: $0, primaryBits: HuffmanTable.literalLengthBits, into: literalLengths,
         capacity: HuffmanTable.literalLengthSize, entryFor: HuffmanTable.literalLengthEntry)
     }
     let distanceLengths = [UInt8](repeating: 5, count: 30)
-    try distanceLengths.withUnsafeBufferPointer {
+    try! distanceLengths.withUnsafeBufferPointer {
       try HuffmanTable.build(
         lengths: $0, primaryBits: HuffmanTable.distanceBits, into: distances,
         capacity: HuffmanTable.distanceSize, entryFor: HuffmanTable.distanceEntry)
     }
+    return (UnsafePointer(literalLengths), UnsafePointer(distances))
+  }()
+
+  private func useFixedTables() {
+    (literalLengths, distances) = Self.fixedTables
   }
 
   private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
@@ -265,12 +283,14 @@ package final class Inflater {
       try HuffmanTable.build(
         lengths: UnsafeBufferPointer(rebasing: all[0..<literalCount]),
         primaryBits: HuffmanTable.literalLengthBits,
-        into: literalLengths, capacity: HuffmanTable.literalLengthSize,
+        into: dynamicLiteralLengths, capacity: HuffmanTable.literalLengthSize,
         entryFor: HuffmanTable.literalLengthEntry)
       try HuffmanTable.build(
         lengths: UnsafeBufferPointer(rebasing: all[literalCount...]), primaryBits: HuffmanTable.distanceBits,
-        into: distances, capacity: HuffmanTable.distanceSize, entryFor: HuffmanTable.distanceEntry)
+        into: dynamicDistances, capacity: HuffmanTable.distanceSize, entryFor: HuffmanTable.distanceEntry)
     }
+    literalLengths = UnsafePointer(dynamicLiteralLengths)
+    distances = UnsafePointer(dynamicDistances)
   }
 
   // MARK: Symbols

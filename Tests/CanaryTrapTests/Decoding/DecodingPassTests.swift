@@ -179,4 +179,28 @@ import Testing
       first + "POST /login token=" + canary.value.prefix(15) + "\nWARN other " + canary.value.dropFirst(15)
     #expect(LeakScanner(canaries: [canary]).scan(Data(other.utf8), source: "log").isEmpty)
   }
+
+  /// A value whose middle fills a continuation line of its own: head and tail shorter than a
+  /// fragment, the middle neither, so only the three lines joined hold it.
+  @Test(arguments: [("[net 3/14] ", "[net 4/14] ", "[net 5/14] "), ("", "", "")])
+  func aValueWrappedOverThreeLinesIsFound(_ first: String, _ second: String, _ third: String) {
+    let canary = Canary(value: CanaryGenerator().makeValue(.token), location: .custom("wrapped"))
+    let value = Array(canary.value)
+    let basic = Data(("user:" + canary.value).utf8).base64EncodedString()
+    // Cut so that the head is under the 16-byte fragment minimum and the middle is a line.
+    let shapes = [(value, 12, 12, "raw"), (Array("Authorization: Basic " + basic), 31, 20, "base64")]
+    for (shown, cut, middle, name) in shapes {
+      let text =
+        first + "PATCH /profile " + String(shown[..<cut]) + "\n" + second
+        + String(shown[cut..<(cut + middle)]) + "\n" + third + String(shown[(cut + middle)...]) + " done\n"
+      let findings = LeakScanner(canaries: [canary]).scan(Data(text.utf8), source: "log")
+      #expect(findings.map(\.encoding) == [name], "\(text)")
+      #expect(findings.first?.line == 1)
+      // The twin: lines under prefixes of other shapes are other messages.
+      let other =
+        first + "PATCH /profile " + String(shown[..<cut]) + "\nWARN other: "
+        + String(shown[cut..<(cut + middle)]) + "\nERROR x: " + String(shown[(cut + middle)...]) + " done\n"
+      #expect(LeakScanner(canaries: [canary]).scan(Data(other.utf8), source: "log").isEmpty, "\(other)")
+    }
+  }
 }

@@ -50,6 +50,12 @@ struct Base64RunDecoder: RunDecoder {
   }
 
   private func piece(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, into pieces: inout [DecodedPiece]) {
+    // Only a payload whose first bytes a compressed stream may start with is decoded whole;
+    // tested first, as nearly every run (a token, an id, a digest) fails it.
+    let mayStart = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { head in
+      Self.decodeHead(text, range, into: head).map { CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: head[..<$0])) } ?? false
+    }
+    guard mayStart else { return }
     var standard = false
     var url = false
     var hexOnly = true
@@ -62,11 +68,7 @@ struct Base64RunDecoder: RunDecoder {
       }
     }
     // Plain hex (a trace id, a digest) is left to the forward `hex` literals.
-    guard !hexOnly, !(standard && url) else { return }
-    // Only a payload whose first bytes a compressed stream may start with is decoded whole.
-    guard let head = Self.decode(text, range, limit: 16), CompressedPayload.mayStart(head),
-      let bytes = Self.decode(text, range, limit: .max)
-    else { return }
+    guard !hexOnly, !(standard && url), let bytes = Self.decode(text, range, limit: .max) else { return }
     // Named `base64` in either alphabet: a payload's text often has none of `+/-_`, so the
     // alphabet could not be named the same in every run.
     pieces.append(DecodedPiece(bytes: bytes, span: range, step: .base64, compressed: true))
@@ -89,6 +91,33 @@ struct Base64RunDecoder: RunDecoder {
       while start < run.upperBound && text[start] == UInt8(ascii: "=") { start += 1 }
     }
     return false
+  }
+
+  /// Decodes the first 16 characters of `range` (skipping backslashes and padding) into `head`
+  /// (12 bytes) and returns how many bytes it holds; `nil` at a character outside the alphabets.
+  static func decodeHead(
+    _ text: UnsafePointer<UInt8>, _ range: Range<Int>, into head: UnsafeMutableBufferPointer<UInt8>
+  ) -> Int? {
+    var accumulator: UInt32 = 0
+    var bits = 0
+    var taken = 0
+    var written = 0
+    for index in range {
+      let byte = text[index]
+      if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "=") { continue }
+      let value = values[Int(byte)]
+      guard value != 0xFF else { return nil }
+      accumulator = accumulator << 6 | UInt32(value)
+      bits += 6
+      if bits >= 8 {
+        bits -= 8
+        head[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+        written += 1
+      }
+      taken += 1
+      if taken == 16 { break }
+    }
+    return written
   }
 
   /// Decodes the characters of `range` (skipping backslashes and padding), stopping after

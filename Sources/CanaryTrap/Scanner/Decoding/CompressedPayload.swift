@@ -16,12 +16,16 @@ final class CompressedPayload {
   /// Counts decoded bytes against the per-source budget and one payload's limit.
   final class Budget: DecodingBudget {
     var used = 0
+    /// The bytes left to decode: the source's limit less what other parts decoded.
     var limit: Int
+    /// The source's limit, named when it is passed.
+    let sourceLimit: Int
     var payload = 0
     var payloadLimit: Int
 
     init(limit: Int, payloadLimit: Int) {
       self.limit = limit
+      sourceLimit = limit
       self.payloadLimit = payloadLimit
     }
 
@@ -36,7 +40,7 @@ final class CompressedPayload {
       }
       if used > limit {
         throw LimitReached(
-          description: "more than \(limit) bytes decoded from the text (DecodingLimits.maxDecodedBytes)")
+          description: "more than \(sourceLimit) bytes decoded from the text (DecodingLimits.maxDecodedBytes)")
       }
     }
   }
@@ -63,7 +67,7 @@ final class CompressedPayload {
 
   /// Whether decoded bytes starting with `head` may be a compressed stream: gzip, zlib, or raw
   /// deflate (see ``mayStartRawDeflate(_:)``). `head` holds the first 12 decoded bytes or all.
-  static func mayStart(_ head: [UInt8]) -> Bool {
+  static func mayStart(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
     guard head.count >= 3 else { return false }
     if head[0] == 0x1F && head[1] == 0x8B && head[2] == 0x08 { return true }
     if isZlibHeader(head[0], head[1]) { return true }
@@ -80,7 +84,7 @@ final class CompressedPayload {
   /// printable ASCII; the second may also be a length), or a block of dynamic codes whose
   /// code-length code is complete, as every deflater writes it. Most random bytes (a token, a
   /// digest in base64) fail it, so raw deflate is rarely tried in vain.
-  static func mayStartRawDeflate(_ head: [UInt8]) -> Bool {
+  static func mayStartRawDeflate(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
     guard head.count >= 4 else { return false }
     let isText = head.prefix(3).allSatisfy {
       $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F)
@@ -115,9 +119,9 @@ final class CompressedPayload {
 
   /// Reads bits least significant first, as deflate packs them.
   private struct BitPeek {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     mutating func take(_ count: Int) -> UInt32 {
       var value: UInt32 = 0
@@ -160,7 +164,7 @@ final class CompressedPayload {
       let reader = ByteReader(DataSource(Data(bytes)))
       return (.zlib, try drain(ZlibSource(reader, budget: budget)))
     }
-    guard Self.mayStartRawDeflate(bytes) else { return nil }
+    guard bytes.withUnsafeBufferPointer(Self.mayStartRawDeflate) else { return nil }
     source.bytes = bytes
     source.position = 0
     reader.reset()

@@ -28,36 +28,32 @@ struct EncodedRun {
     return bits
   }
 
-  /// A run is only looked for where 16 bytes in a row are all of one class, so a run of 31
-  /// bytes or more is always found, and a shorter one sometimes.
+  /// A run is at least this many bytes of one class in a row: every such run is found.
   static let blockLength = 16
 
   /// The first run in `text[lower..<end]` holding a whole block at or after `from`; it reaches
-  /// back to `lower` at most, and forward to `end`. One table lookup per byte keeps the length of
-  /// the current run of each class; a byte 15 ahead that is in neither class skips 16 bytes.
+  /// back to `lower` at most, and forward to `end`. A window of one block is tested from its last
+  /// byte backwards, the classes of its bytes intersected: at the first byte that leaves no class
+  /// in common, no block can start at or before it, so the search moves past it (in text with
+  /// short words, about one block at a time for a few lookups).
   static func next(in text: UnsafePointer<UInt8>, from: Int, lower: Int, end: Int) -> EncodedRun? {
     classes.withUnsafeBufferPointer { classes in
-      var base64 = 0
-      var numeric = 0
       var index = from
-      while index < end {
-        if base64 == 0 && numeric == 0 && index + blockLength <= end
-          && classes[Int(text[index + blockLength - 1])] == 0
-        {
-          index += blockLength
+      while index + blockLength <= end {
+        var mask: UInt8 = 3
+        var probe = index + blockLength - 1
+        while probe >= index {
+          mask &= classes[Int(text[probe])]
+          if mask == 0 { break }
+          probe -= 1
+        }
+        if mask == 0 {
+          index = probe + 1
           continue
         }
-        let bits = classes[Int(text[index])]
-        base64 = bits & 1 != 0 ? base64 + 1 : 0
-        numeric = bits & 2 != 0 ? numeric + 1 : 0
-        index += 1
-        guard base64 >= blockLength || numeric >= blockLength else { continue }
         // One class holds for a whole block: expand it; prefer the longer reading.
-        let block = index - blockLength
-        let numericRun =
-          numeric >= blockLength ? expand(text, block: block, bit: 2, lower: lower, end: end, classes) : nil
-        let base64Run =
-          base64 >= blockLength ? expand(text, block: block, bit: 1, lower: lower, end: end, classes) : nil
+        let numericRun = mask & 2 != 0 ? expand(text, block: index, bit: 2, lower: lower, end: end, classes) : nil
+        let base64Run = mask & 1 != 0 ? expand(text, block: index, bit: 1, lower: lower, end: end, classes) : nil
         if let numericRun, base64Run == nil || base64Run!.count <= numericRun.count {
           return EncodedRun(range: numericRun, kind: .numeric)
         }

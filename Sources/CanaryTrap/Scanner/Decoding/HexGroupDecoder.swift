@@ -15,6 +15,9 @@ struct HexGroupDecoder: RunDecoder {
         prefixed = false
       }
       guard let first = group.first, let last = group.last else { return }
+      let bracketed = first.lowerBound > 0 && text[first.lowerBound - 1] == UInt8(ascii: "<")
+      // One ungrouped run of hex (a trace id, a digest) is left to the forward `hex` literals.
+      if group.count == 1 && !prefixed && !bracketed { return }
       var piece = DecodedPiece(bytes: [], span: first.lowerBound..<last.upperBound, step: .nsdataHex)
       for token in group {
         var index = token.lowerBound
@@ -25,9 +28,6 @@ struct HexGroupDecoder: RunDecoder {
           index += 2
         }
       }
-      let bracketed = first.lowerBound > 0 && text[first.lowerBound - 1] == UInt8(ascii: "<")
-      // One ungrouped run of hex (a trace id, a digest) is left to the forward `hex` literals.
-      if group.count == 1 && !prefixed && !bracketed { return }
       piece.elided = Self.elisionMark(text, count: count, before: first.lowerBound, after: last.upperBound)
       if prefixed { piece.span = (first.lowerBound - 2)..<last.upperBound }
       pieces.append(piece)

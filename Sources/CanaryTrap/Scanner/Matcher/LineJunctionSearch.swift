@@ -18,9 +18,9 @@ final class LineJunctionSearch {
   /// The longest prefix (a timestamp, a level) a continuation line may repeat from the line it
   /// continues; it must end in a space or a tab.
   static let maxRepeatedPrefix = 64
-  /// The most bytes a junction match adds to a literal: the line break, a repeated prefix and
-  /// its indentation.
-  static let maxLayoutBytes = 2 + maxRepeatedPrefix + maxIndentation
+  /// The most bytes a junction match adds to a literal: two line breaks, each with a repeated
+  /// prefix and its indentation (a value's middle may fill a line of its own).
+  static let maxLayoutBytes = 2 * (2 + maxRepeatedPrefix + maxIndentation)
 
   private let matcher: CompiledMatcher
   private let filter: JunctionFilter
@@ -96,26 +96,28 @@ final class LineJunctionSearch {
     // itself, or at the line's start when only blanks were skipped.
     let indented = layout.indented
     join(
-      text, count: count, left: left, leftWord: leftWord, start: indented, cache: &cache, into: &candidates)
+      text, count: count, left: left, leftWord: leftWord, start: indented, head: head, cache: &cache,
+      into: &candidates)
     if indented > continuation {
       join(
-        text, count: count, left: left, leftWord: leftWord, start: indented - 1, cache: &cache,
+        text, count: count, left: left, leftWord: leftWord, start: indented - 1, head: head, cache: &cache,
         into: &candidates)
     }
     if layout.prefixEnd == continuation, indented - 1 > continuation {
       join(
-        text, count: count, left: left, leftWord: leftWord, start: continuation, cache: &cache,
+        text, count: count, left: left, leftWord: leftWord, start: continuation, head: head, cache: &cache,
         into: &candidates)
     }
   }
 
   /// Searches `left` (whose last 8 bytes are `leftWord`) joined with the text at `start`, up to
   /// its line's end, when the filter lets the bytes across the seam through; the rest of the
-  /// line is read only then.
+  /// line is read only then. A line shorter than the reach may hold the middle of a value whole:
+  /// the line after it (past its layout, read against `head`) is joined on too.
   @inline(__always)
   private func join(
     _ text: UnsafePointer<UInt8>, count: Int, left: Range<Int>, leftWord: UInt64, start: Int,
-    cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
+    head: UnsafeBufferPointer<UInt8>, cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
   ) {
     guard start < count else { return }
     let rightWord = UInt64(littleEndian: UnsafeRawPointer(text + start).loadUnaligned(as: UInt64.self))
@@ -126,7 +128,33 @@ final class LineJunctionSearch {
     var end = start + rightCount
     let limit = min(count, start + reach)
     while end < limit, !Self.isBreak(text[end]) { end += 1 }
-    search(text, left: left, right: start..<end, cache: &cache, into: &candidates)
+    let third =
+      end < limit ? nextContinuation(text, count: count, lineEnd: end, head: head, reach: limit - end) : nil
+    search(text, left: left, right: start..<end, third: third, cache: &cache, into: &candidates)
+  }
+
+  /// The text of the line after the one ending at `lineEnd` (a line break), past the layout a
+  /// wrapping logger put there, at most `reach` bytes and up to its own end; `nil` when there is
+  /// no such line in `text[0..<count]`.
+  @inline(__always)
+  private func nextContinuation(
+    _ text: UnsafePointer<UInt8>, count: Int, lineEnd: Int, head: UnsafeBufferPointer<UInt8>, reach: Int
+  ) -> Range<Int>? {
+    var next = lineEnd
+    if text[next] == 0x0D { next += 1 }
+    guard next < count, text[next] == 0x0A else { return nil }
+    next += 1
+    guard next < count, !Self.isBreak(text[next]) else { return nil }
+    var start = next
+    if Self.isBlank(text[next]) || text[next] == head[0] {
+      start = Self.continuationLayout(
+        text, lineHead: head, continuation: next..<min(count, next + Self.maxLayoutBytes)
+      ).indented
+    }
+    let limit = min(count, start + reach)
+    var end = start
+    while end < limit, !Self.isBreak(text[end]) { end += 1 }
+    return end > start ? start..<end : nil
   }
 
   /// Where the last line feed of `text[0..<end]` is, or `nil` when there is none.
@@ -252,22 +280,32 @@ final class LineJunctionSearch {
     return 0
   }
 
-  /// Joins `left` and `right` of `text`, searches them, and keeps the matches crossing the seam.
+  /// Joins `left` and `right` of `text` (and `third` after them, when given), searches them, and
+  /// keeps the matches crossing the first seam.
   private func search(
-    _ text: UnsafePointer<UInt8>, left: Range<Int>, right: Range<Int>, cache: inout CanaryTargetsCache,
-    into candidates: inout [MatchCandidate]
+    _ text: UnsafePointer<UInt8>, left: Range<Int>, right: Range<Int>, third: Range<Int>?,
+    cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
   ) {
     junctionsSearched += 1
     scratch.update(from: text + left.lowerBound, count: left.count)
     (scratch + left.count).update(from: text + right.lowerBound, count: right.count)
-    let joined = left.count + right.count
+    var joined = left.count + right.count
+    let secondSeam = joined
+    if let third {
+      (scratch + joined).update(from: text + third.lowerBound, count: third.count)
+      joined += third.count
+    }
     (scratch + joined).update(repeating: 0, count: 8)
     found.removeAll(keepingCapacity: true)
     matcher.findCandidates(in: scratch, count: joined, cache: &cache, into: &found)
     let seam = left.count
     for var match in found where match.start < seam && match.end > seam {
       match.start += left.lowerBound
-      match.end = right.lowerBound + match.end - seam
+      if let third, match.end > secondSeam {
+        match.end = third.lowerBound + match.end - secondSeam
+      } else {
+        match.end = right.lowerBound + match.end - seam
+      }
       candidates.append(match)
     }
   }

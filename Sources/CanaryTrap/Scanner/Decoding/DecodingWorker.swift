@@ -1,0 +1,195 @@
+/// One thread's share of a ``DecodingPass``: decodes the runs of a stretch of text, searches the
+/// decoded bytes and what they show in turn, and keeps what it needs to itself (its literal
+/// cache, its payload reader, the chains it composed), so two workers run at once on two parts
+/// of a buffer.
+final class DecodingWorker {
+  private let matcher: CompiledMatcher
+  private let limits: DecodingLimits
+  private let decoders: [any RunDecoder]
+  private let enabled: Set<ScanEncoding>
+  /// The bytes this worker decoded in its current part, against what the source has left.
+  let budget: CompressedPayload.Budget
+  private let payloads: CompressedPayload
+  private var cache = CanaryTargetsCache()
+  /// Chains this worker composed, numbered on from `matcher.chains.count` in its candidates.
+  private(set) var chains: [EncodingChain] = []
+  private var chainIDs: [EncodingChain: UInt16] = [:]
+  /// Why decoding stopped short, if it did: the first limit this worker passed.
+  private(set) var cutShort: String?
+  /// The matches of the current part.
+  var found: [MatchCandidate] = []
+  /// Where the next buffer's pass resumes, once ``search(_:from:end:final:maxRun:)`` ran.
+  private(set) var resume = 0
+
+  init(matcher: CompiledMatcher, limits: DecodingLimits, decoders: [any RunDecoder], enabled: Set<ScanEncoding>) {
+    self.matcher = matcher
+    self.limits = limits
+    self.decoders = decoders
+    self.enabled = enabled
+    budget = CompressedPayload.Budget(limit: limits.maxDecodedBytes, payloadLimit: limits.maxPayloadBytes)
+    payloads = CompressedPayload(budget: budget)
+  }
+
+  /// Starts a part with `remaining` bytes of the source's budget left to decode.
+  func begin(remaining: Int) {
+    budget.used = 0
+    budget.limit = remaining
+    found.removeAll(keepingCapacity: true)
+    chains.removeAll(keepingCapacity: true)
+    chainIDs.removeAll(keepingCapacity: true)
+    cutShort = nil
+  }
+
+  /// The chain a candidate of this worker names.
+  func chain(_ id: UInt16) -> EncodingChain {
+    let index = Int(id)
+    return index < matcher.chains.count ? matcher.chains[index] : chains[index - matcher.chains.count]
+  }
+
+  /// Decodes the runs of `text[from..<end]` into ``found`` and sets ``resume``: the start of a
+  /// run still going at `end` (when not `final`), or a little before `end`. A run still going
+  /// after `maxRun` bytes is not decoded, and the source is cut short if a decoder would have
+  /// read it.
+  func search(_ text: UnsafePointer<UInt8>, from: Int, end: Int, final: Bool, maxRun: Int) {
+    var position = from
+    while let run = EncodedRun.next(in: text, from: position, lower: position, end: end) {
+      if run.range.upperBound == end && !final {
+        if run.range.count < maxRun {
+          resume = run.range.lowerBound
+          return
+        }
+        if looksDecodable(text, run) {
+          stop("a run of encoded text in the log is longer than \(maxRun) bytes (DecodingLimits.maxRunBytes)")
+        }
+        resume = end
+        return
+      }
+      found += decode(text, count: end, run: run, depth: 0)
+      position = run.range.upperBound
+    }
+    resume = max(position, end - EncodedRun.blockLength)
+  }
+
+  private func looksDecodable(_ text: UnsafePointer<UInt8>, _ run: EncodedRun) -> Bool {
+    switch run.kind {
+    case .numeric: return !decoders.isEmpty
+    case .base64:
+      return (enabled.contains(.gzip) || enabled.contains(.zlib))
+        && Base64RunDecoder.holdsCompressedHeader(text, run.range)
+    }
+  }
+
+  private func stop(_ reason: String) {
+    if cutShort == nil { cutShort = reason }
+  }
+
+  /// The matches in what `run` decodes to, placed in `text`.
+  private func decode(_ text: UnsafePointer<UInt8>, count: Int, run: EncodedRun, depth: Int)
+    -> [MatchCandidate]
+  {
+    var pieces: [DecodedPiece] = []
+    for decoder in decoders where decoder.kind == run.kind {
+      decoder.decode(text, count: count, run: run.range, into: &pieces)
+    }
+    var found: [MatchCandidate] = []
+    for piece in pieces where enabled.contains(piece.step) || piece.compressed {
+      found += search(piece, depth: depth + 1)
+    }
+    return found
+  }
+
+  /// The matches in `piece`, placed on the text it came from.
+  private func search(_ piece: DecodedPiece, depth: Int) -> [MatchCandidate] {
+    var payload = piece.bytes
+    var steps = [piece.step]
+    var depth = depth
+    do {
+      budget.used += payload.count
+      if budget.used > budget.limit {
+        stop(
+          "more than \(limits.maxDecodedBytes) bytes decoded from the text (DecodingLimits.maxDecodedBytes)")
+        return []
+      }
+      if piece.compressed {
+        guard depth < limits.maxDepth else {
+          stop(
+            "a compressed payload in the text is nested more than \(limits.maxDepth) deep (DecodingLimits.maxDepth)"
+          )
+          return []
+        }
+        guard let (container, opened) = try payloads.open(payload), enabled.contains(container) else {
+          return []
+        }
+        payload = opened
+        steps.insert(container, at: 0)
+        depth += 1
+      }
+    } catch {
+      stop("\(error)")
+      return []
+    }
+    var found: [MatchCandidate] = []
+    for inner in searchDecoded(payload, depth: depth) {
+      var outer = inner
+      outer.decoded = true
+      outer.chain = compose(inner.chain, steps, elided: piece.elided)
+      if piece.elided { outer.rank = .fragment }
+      if !piece.compressed && !piece.starts.isEmpty && inner.end <= piece.starts.count {
+        outer.start = Int(piece.starts[inner.start])
+        outer.end = Int(piece.ends[inner.end - 1])
+      } else {
+        outer.start = piece.span.lowerBound
+        outer.end = piece.span.upperBound
+      }
+      found.append(outer)
+    }
+    return found
+  }
+
+  /// The resolved matches in `bytes`, and in what they show, decoded again while `depth` allows.
+  private func searchDecoded(_ bytes: [UInt8], depth: Int) -> [MatchCandidate] {
+    guard !bytes.isEmpty else { return [] }
+    var padded = bytes
+    padded.append(contentsOf: repeatElement(0, count: 8))
+    var found: [MatchCandidate] = []
+    padded.withUnsafeBufferPointer { buffer in
+      let text = buffer.baseAddress!
+      matcher.findCandidates(in: text, count: bytes.count, cache: &cache, into: &found)
+      var position = 0
+      guard depth < limits.maxDepth else {
+        // Too deep to decode further: a compressed payload here is content never looked at.
+        while let run = EncodedRun.next(in: text, from: position, lower: position, end: bytes.count) {
+          if run.kind == .base64 && looksDecodable(text, run) {
+            stop(
+              "a compressed payload in the text is nested more than \(limits.maxDepth) deep (DecodingLimits.maxDepth)"
+            )
+            return
+          }
+          position = run.range.upperBound
+        }
+        return
+      }
+      while let run = EncodedRun.next(in: text, from: position, lower: position, end: bytes.count) {
+        found += decode(text, count: bytes.count, run: run, depth: depth)
+        position = run.range.upperBound
+      }
+    }
+    guard !found.isEmpty else { return [] }
+    return CandidateResolver.resolve(found, maxLength: bytes.count)
+  }
+
+  /// The id of the chain an inner match names once decoded through `steps` (innermost first):
+  /// the raw value itself drops out (`raw` through hex groups is `nsdata-hex`), and in an
+  /// elided rendering it is a fragment.
+  private func compose(_ inner: UInt16, _ steps: [ScanEncoding], elided: Bool) -> UInt16 {
+    var innerSteps = chain(inner).steps
+    if innerSteps == [.raw] || innerSteps == [.caseInsensitive] { innerSteps = [] }
+    if elided && innerSteps.isEmpty { innerSteps = [.fragment] }
+    let composed = EncodingChain(innerSteps + steps)
+    if let id = chainIDs[composed] { return id }
+    let id = UInt16(matcher.chains.count + chains.count)
+    chains.append(composed)
+    chainIDs[composed] = id
+    return id
+  }
+}
