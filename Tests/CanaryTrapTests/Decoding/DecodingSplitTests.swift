@@ -23,7 +23,8 @@ import Testing
     var line = 0
     while log.utf8.count < 3 << 20 {
       line += 1
-      log += "2026-12-06T08:00:00Z INFO GET /v1/items?page=\(line % 97) trace=\(String(line, radix: 16)) 12ms\n"
+      log +=
+        "2026-12-06T08:00:00Z INFO GET /v1/items?page=\(line % 97) trace=\(String(line, radix: 16)) 12ms\n"
       if Int.random(in: 0..<300, using: &random) == 0 {
         log += "DEBUG body=" + renderings.randomElement(using: &random)! + "\n"
         plants += 1

@@ -53,7 +53,9 @@ struct Base64RunDecoder: RunDecoder {
     // Only a payload whose first bytes a compressed stream may start with is decoded whole;
     // tested first, as nearly every run (a token, an id, a digest) fails it.
     let mayStart = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { head in
-      Self.decodeHead(text, range, into: head).map { CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: head[..<$0])) } ?? false
+      Self.decodeHead(text, range, into: head).map {
+        CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: head[..<$0]))
+      } ?? false
     }
     guard mayStart else { return }
     var standard = false

@@ -40,7 +40,8 @@ final class CompressedPayload {
       }
       if used > limit {
         throw LimitReached(
-          description: "more than \(sourceLimit) bytes decoded from the text (DecodingLimits.maxDecodedBytes)")
+          description: "more than \(sourceLimit) bytes decoded from the text (DecodingLimits.maxDecodedBytes)"
+        )
       }
     }
   }

@@ -89,10 +89,13 @@ final class DecodingPass {
     used += worker.budget.used
     if let reason = worker.cutShort, cutShort == nil { cutShort = reason }
     if used > limits.maxDecodedBytes && cutShort == nil {
-      cutShort = "more than \(limits.maxDecodedBytes) bytes decoded from the text (DecodingLimits.maxDecodedBytes)"
+      cutShort =
+        "more than \(limits.maxDecodedBytes) bytes decoded from the text (DecodingLimits.maxDecodedBytes)"
     }
     for var candidate in worker.found {
-      if Int(candidate.chain) >= matcher.chains.count { candidate.chain = id(of: worker.chain(candidate.chain)) }
+      if Int(candidate.chain) >= matcher.chains.count {
+        candidate.chain = id(of: worker.chain(candidate.chain))
+      }
       candidates.append(candidate)
     }
   }

@@ -21,7 +21,9 @@ final class DecodingWorker {
   /// Where the next buffer's pass resumes, once ``search(_:from:end:final:maxRun:)`` ran.
   private(set) var resume = 0
 
-  init(matcher: CompiledMatcher, limits: DecodingLimits, decoders: [any RunDecoder], enabled: Set<ScanEncoding>) {
+  init(
+    matcher: CompiledMatcher, limits: DecodingLimits, decoders: [any RunDecoder], enabled: Set<ScanEncoding>
+  ) {
     self.matcher = matcher
     self.limits = limits
     self.decoders = decoders

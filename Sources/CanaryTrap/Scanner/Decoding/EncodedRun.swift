@@ -52,8 +52,10 @@ struct EncodedRun {
           continue
         }
         // One class holds for a whole block: expand it; prefer the longer reading.
-        let numericRun = mask & 2 != 0 ? expand(text, block: index, bit: 2, lower: lower, end: end, classes) : nil
-        let base64Run = mask & 1 != 0 ? expand(text, block: index, bit: 1, lower: lower, end: end, classes) : nil
+        let numericRun =
+          mask & 2 != 0 ? expand(text, block: index, bit: 2, lower: lower, end: end, classes) : nil
+        let base64Run =
+          mask & 1 != 0 ? expand(text, block: index, bit: 1, lower: lower, end: end, classes) : nil
         if let numericRun, base64Run == nil || base64Run!.count <= numericRun.count {
           return EncodedRun(range: numericRun, kind: .numeric)
         }

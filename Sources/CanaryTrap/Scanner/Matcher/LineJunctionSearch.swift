@@ -147,9 +147,10 @@ final class LineJunctionSearch {
     guard next < count, !Self.isBreak(text[next]) else { return nil }
     var start = next
     if Self.isBlank(text[next]) || text[next] == head[0] {
-      start = Self.continuationLayout(
-        text, lineHead: head, continuation: next..<min(count, next + Self.maxLayoutBytes)
-      ).indented
+      start =
+        Self.continuationLayout(
+          text, lineHead: head, continuation: next..<min(count, next + Self.maxLayoutBytes)
+        ).indented
     }
     let limit = min(count, start + reach)
     var end = start
