@@ -96,6 +96,29 @@ import Testing
     }
   }
 
+  /// SAML's redirect binding: raw deflate, base64, then percent-encoded into the URL.
+  @Test func percentEncodedBase64OfADeflatedPayloadIsOpened() throws {
+    let (data, canaries) = body()
+    let deflated = "(lambda c: c.compress(d) + c.flush())(zlib.compressobj(9, zlib.DEFLATED, -15))"
+    guard
+      let encoded = try DecodedRenderings.python(
+        "urllib.parse.quote(base64.b64encode(\(deflated)), safe='').encode()", data)
+    else { return }
+    // A payload whose base64 holds no `+`, `/` or `=` (rare) has nothing percent-encoded.
+    let chain = encoded.contains("%") ? "deflate → base64 → percent" : "deflate → base64"
+    let line = "GET /sso?SAMLRequest=\(encoded)&RelayState=home HTTP/1.1"
+    let (findings, source) = scan("before\n" + line + "\nafter\n", canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[0]) == [chain], "\(line)")
+    // Placed on the payload, after `GET /sso?SAMLRequest=`.
+    #expect(findings.allSatisfy { $0.line == 2 && $0.column == 22 }, "\(findings.map(\.column))")
+    // The twin: the same bytes of another payload, percent-encoded the same way, hold nothing.
+    let control = try DecodedRenderings.python(
+      "urllib.parse.quote(base64.b64encode(\(deflated)), safe='').encode()",
+      Data(#"{"profile":{"email":"someone@example.com"}}"#.utf8))
+    #expect(scan("GET /sso?SAMLRequest=\(control ?? "")\n", canaries).0.isEmpty)
+  }
+
   @Test func aJSONEscapedBase64PayloadIsOpened() throws {
     let (data, canaries) = body()
     guard let encoded = try DecodedRenderings.python("base64.b64encode(gzip.compress(d))", data) else {

@@ -1,9 +1,17 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Base64 or base64url of a compressed payload (gzip, zlib or raw deflate), as analytics batches,
 /// crash envelopes in JSON fields and signed cookies carry it.
 ///
 /// Base64 of plain text is not decoded here: the forward `base64` literals find it, wrapped or
 /// not. Both alphabets are named `base64` (most payloads' text is valid in both, so the
-/// alphabet could not be named the same every run). A run is cut after `=` padding (`token=H4sI…`), and a JSON-escaped `\/` reads as `/`.
+/// alphabet could not be named the same every run). A run is cut after `=` padding
+/// (`token=H4sI…`), a JSON-escaped `\/` reads as `/`, and a percent-encoded run (`%2B`, `%2F`,
+/// `%3D`, as a SAML request in a URL carries it) is read decoded and named `… → base64 → percent`.
 struct Base64RunDecoder: RunDecoder {
   var kind: EncodedRun.Kind { .base64 }
 
@@ -22,10 +30,51 @@ struct Base64RunDecoder: RunDecoder {
   }
 
   func decode(_ text: UnsafePointer<UInt8>, count: Int, run: Range<Int>, into pieces: inout [DecodedPiece]) {
+    guard memchr(text + run.lowerBound, 0x25, run.count) != nil else {
+      Self.split(text, run) { piece(text, $0, into: &pieces) }
+      return
+    }
+    // Percent-encoded base64 (a SAML request in a URL, a cookie): the run is read decoded, and
+    // each piece placed back on the text it came from.
+    var plain: [UInt8] = []
+    var origins: [Int] = []
+    plain.reserveCapacity(run.count)
+    origins.reserveCapacity(run.count + 1)
+    let digits = HexDigit.values
+    var index = run.lowerBound
+    while index < run.upperBound {
+      origins.append(index)
+      if text[index] == 0x25, index + 2 < run.upperBound, digits[Int(text[index + 1])] != 0xFF,
+        digits[Int(text[index + 2])] != 0xFF
+      {
+        plain.append(digits[Int(text[index + 1])] << 4 | digits[Int(text[index + 2])])
+        index += 3
+      } else {
+        plain.append(text[index])
+        index += 1
+      }
+    }
+    origins.append(run.upperBound)
+    plain.append(contentsOf: repeatElement(0, count: 8))
+    plain.withUnsafeBufferPointer { buffer in
+      let decoded = buffer.baseAddress!
+      Self.split(decoded, 0..<origins.count - 1) { range in
+        let before = pieces.count
+        piece(decoded, range, into: &pieces)
+        guard pieces.count > before else { return }
+        let span = origins[range.lowerBound]..<origins[range.upperBound]
+        if span.count != range.count { pieces[before].outer = .percent }
+        pieces[before].span = span
+      }
+    }
+  }
+
+  /// Calls `body` with each piece of `text[run]` long enough to read: a piece ends after its
+  /// padding, or at a backslash that does not escape `/`.
+  private static func split(_ text: UnsafePointer<UInt8>, _ run: Range<Int>, _ body: (Range<Int>) -> Void) {
     var start = run.lowerBound
     var index = run.lowerBound
     while index <= run.upperBound {
-      // A piece ends after its padding, or at a backslash that does not escape `/`.
       let ends: Bool
       if index == run.upperBound {
         ends = true
@@ -39,7 +88,7 @@ struct Base64RunDecoder: RunDecoder {
       }
       if ends {
         let end = index
-        if end - start >= Self.minimumLength { piece(text, start..<end, into: &pieces) }
+        if end - start >= Self.minimumLength { body(start..<end) }
         while index < run.upperBound && text[index] == UInt8(ascii: "\\") { index += 1 }
         start = index
         if index == run.upperBound { break }
@@ -104,6 +153,7 @@ struct Base64RunDecoder: RunDecoder {
     var bits = 0
     var taken = 0
     var written = 0
+    let values = Self.values
     for index in range {
       let byte = text[index]
       if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "=") { continue }

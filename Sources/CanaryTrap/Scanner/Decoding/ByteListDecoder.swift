@@ -39,8 +39,9 @@ struct ByteListDecoder: RunDecoder {
       && text[range.lowerBound + 1] | 0x20 == 0x78
     {
       var value = 0
+      let digits = HexDigit.values
       for index in (range.lowerBound + 2)..<range.upperBound {
-        let digit = HexDigit.value(text[index])
+        let digit = digits[Int(text[index])]
         guard digit != 0xFF else { return nil }
         value = value << 4 | Int(digit)
       }

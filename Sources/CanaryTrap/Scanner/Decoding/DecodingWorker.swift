@@ -103,7 +103,7 @@ final class DecodingWorker {
   /// The matches in `piece`, placed on the text it came from.
   private func search(_ piece: DecodedPiece, depth: Int) -> [MatchCandidate] {
     var payload = piece.bytes
-    var steps = [piece.step]
+    var steps = [piece.step] + (piece.outer.map { [$0] } ?? [])
     var depth = depth
     do {
       budget.used += payload.count

@@ -3,7 +3,8 @@
 struct EncodedRun {
   /// The characters a run is made of.
   enum Kind {
-    /// Letters, digits and `+/=_-`: base64, base64url, plain hex (and `\` of a JSON-escaped `\/`).
+    /// Letters, digits and `+/=_-`: base64, base64url, plain hex (and `\` of a JSON-escaped `\/`,
+    /// `%` of percent-encoded base64).
     case base64
     /// Hex digits, `x`, spaces and commas: hex groups (`7b227072 6f66696c`), byte lists
     /// (`123, 34`, `0x7B, 0x22`).
@@ -21,7 +22,7 @@ struct EncodedRun {
     let isDigit = byte >= 0x30 && byte <= 0x39
     let isLetter = folded >= 0x61 && folded <= 0x7A
     var bits: UInt8 = 0
-    if isDigit || isLetter || "+/=_-\\".utf8.contains(byte) { bits |= 1 }
+    if isDigit || isLetter || "+/=_-\\%".utf8.contains(byte) { bits |= 1 }
     if isDigit || (folded >= 0x61 && folded <= 0x66) || folded == 0x78 || byte == 0x20 || byte == 0x2C {
       bits |= 2
     }

@@ -25,6 +25,8 @@ struct DecodedPiece {
   var elided = false
   /// The bytes are a compressed payload (gzip, zlib or raw deflate) to open before searching.
   var compressed = false
+  /// The encoding the text was read out of before ``step``, when there was one (`percent`).
+  var outer: ScanEncoding?
 }
 
 /// Hex digit values, 0xFF for other bytes.
