@@ -18,9 +18,12 @@ final class LineJunctionSearch {
   /// The longest prefix (a timestamp, a level) a continuation line may repeat from the line it
   /// continues; it must end in a space or a tab.
   static let maxRepeatedPrefix = 64
-  /// The most bytes a junction match adds to a literal: two line breaks, each with a repeated
-  /// prefix and its indentation (a value's middle may fill a line of its own).
-  static let maxLayoutBytes = 2 * (2 + maxRepeatedPrefix + maxIndentation)
+  /// The most lines after the first continuation joined on when the lines are shorter than a
+  /// literal: a value wrapped over up to ten lines is found.
+  static let maxFurtherLines = 8
+  /// The most bytes a junction match adds to a literal: its line breaks, each with a repeated
+  /// prefix and its indentation.
+  static let maxLayoutBytes = (1 + maxFurtherLines) * (2 + maxRepeatedPrefix + maxIndentation)
 
   private let matcher: CompiledMatcher
   private let filter: JunctionFilter
@@ -28,6 +31,8 @@ final class LineJunctionSearch {
   private let reach: Int
   private let scratch: UnsafeMutablePointer<UInt8>
   private var found: [MatchCandidate] = []
+  /// The lines joined after a junction's first continuation.
+  private var further: [Range<Int>] = []
   /// How many junctions were joined and searched, for tests.
   private(set) var junctionsSearched = 0
 
@@ -112,8 +117,9 @@ final class LineJunctionSearch {
 
   /// Searches `left` (whose last 8 bytes are `leftWord`) joined with the text at `start`, up to
   /// its line's end, when the filter lets the bytes across the seam through; the rest of the
-  /// line is read only then. A line shorter than the reach may hold the middle of a value whole:
-  /// the line after it (past its layout, read against `head`) is joined on too.
+  /// line is read only then. Lines shorter than the reach may hold the middle of a value whole:
+  /// the lines after it (past their layout, read against `head`) are joined on too, up to the
+  /// reach and ``maxFurtherLines``.
   @inline(__always)
   private func join(
     _ text: UnsafePointer<UInt8>, count: Int, left: Range<Int>, leftWord: UInt64, start: Int,
@@ -126,11 +132,20 @@ final class LineJunctionSearch {
       filter.mayJoin(left: leftWord, leftCount: left.count, right: rightWord, rightCount: rightCount)
     else { return }
     var end = start + rightCount
-    let limit = min(count, start + reach)
-    while end < limit, !Self.isBreak(text[end]) { end += 1 }
-    let third =
-      end < limit ? nextContinuation(text, count: count, lineEnd: end, head: head, reach: limit - end) : nil
-    search(text, left: left, right: start..<end, third: third, cache: &cache, into: &candidates)
+    var budget = reach
+    while end < min(count, start + budget), !Self.isBreak(text[end]) { end += 1 }
+    budget -= end - start
+    // Lines shorter than a literal: the next ones continue the value, to the reach.
+    further.removeAll(keepingCapacity: true)
+    var lineEnd = end
+    while budget > 0, further.count < Self.maxFurtherLines,
+      let next = nextContinuation(text, count: count, lineEnd: lineEnd, head: head, reach: budget)
+    {
+      further.append(next)
+      budget -= next.count
+      lineEnd = next.upperBound
+    }
+    search(text, left: left, right: start..<end, cache: &cache, into: &candidates)
   }
 
   /// The text of the line after the one ending at `lineEnd` (a line break), past the layout a
@@ -140,6 +155,7 @@ final class LineJunctionSearch {
   private func nextContinuation(
     _ text: UnsafePointer<UInt8>, count: Int, lineEnd: Int, head: UnsafeBufferPointer<UInt8>, reach: Int
   ) -> Range<Int>? {
+    guard lineEnd < count else { return nil }
     var next = lineEnd
     if text[next] == 0x0D { next += 1 }
     guard next < count, text[next] == 0x0A else { return nil }
@@ -281,20 +297,18 @@ final class LineJunctionSearch {
     return 0
   }
 
-  /// Joins `left` and `right` of `text` (and `third` after them, when given), searches them, and
-  /// keeps the matches crossing the first seam.
+  /// Joins `left` and `right` of `text` and the lines in ``further`` after them, searches them,
+  /// and keeps the matches crossing the first seam.
   private func search(
-    _ text: UnsafePointer<UInt8>, left: Range<Int>, right: Range<Int>, third: Range<Int>?,
-    cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
+    _ text: UnsafePointer<UInt8>, left: Range<Int>, right: Range<Int>, cache: inout CanaryTargetsCache,
+    into candidates: inout [MatchCandidate]
   ) {
     junctionsSearched += 1
     scratch.update(from: text + left.lowerBound, count: left.count)
-    (scratch + left.count).update(from: text + right.lowerBound, count: right.count)
-    var joined = left.count + right.count
-    let secondSeam = joined
-    if let third {
-      (scratch + joined).update(from: text + third.lowerBound, count: third.count)
-      joined += third.count
+    var joined = left.count
+    for piece in CollectionOfOne(right) + further {
+      (scratch + joined).update(from: text + piece.lowerBound, count: piece.count)
+      joined += piece.count
     }
     (scratch + joined).update(repeating: 0, count: 8)
     found.removeAll(keepingCapacity: true)
@@ -302,11 +316,17 @@ final class LineJunctionSearch {
     let seam = left.count
     for var match in found where match.start < seam && match.end > seam {
       match.start += left.lowerBound
-      if let third, match.end > secondSeam {
-        match.end = third.lowerBound + match.end - secondSeam
-      } else {
-        match.end = right.lowerBound + match.end - seam
+      // The end lies in the piece whose joined bytes hold it.
+      var pieceStart = seam
+      var end = right.lowerBound + match.end - seam
+      for piece in CollectionOfOne(right) + further {
+        if match.end <= pieceStart + piece.count {
+          end = piece.lowerBound + match.end - pieceStart
+          break
+        }
+        pieceStart += piece.count
       }
+      match.end = end
       candidates.append(match)
     }
   }
