@@ -19,8 +19,12 @@ let package = Package(
     // the percent decoder, all `package`, knowing nothing of HTTP or canaries.
     .target(name: "CanaryTrapPrimitives", swiftSettings: strictSwift),
     .target(name: "CanaryTrapServer", dependencies: ["CanaryTrapPrimitives"], swiftSettings: strictSwift),
+    // The scanner and its vocabulary (canaries, locations, findings, scanned sources, sink content):
+    // on the primitives alone, so it names no scope, sink, proof, matrix or report; the matcher's
+    // internals stay internal to it. The core re-exports it.
+    .target(name: "CanaryTrapScanner", dependencies: ["CanaryTrapPrimitives"], swiftSettings: strictSwift),
     .target(
-      name: "CanaryTrap", dependencies: ["CanaryTrapPrimitives", "CanaryTrapServer"],
+      name: "CanaryTrap", dependencies: ["CanaryTrapPrimitives", "CanaryTrapScanner", "CanaryTrapServer"],
       swiftSettings: strictSwift),
     .target(
       name: "CanaryTrapTesting", dependencies: ["CanaryTrap", "CanaryTrapPrimitives"],

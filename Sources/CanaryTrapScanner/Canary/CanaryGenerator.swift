@@ -59,7 +59,7 @@ package struct CanaryGenerator: Sendable {
   }
 
   /// `count` symbols from the 32-letter alphabet: 5 random bits each, 12 symbols per random word.
-  func randomSymbols(_ count: Int) -> String {
+  package func randomSymbols(_ count: Int) -> String {
     var generator = SystemRandomNumberGenerator()
     var bytes: [UInt8] = []
     bytes.reserveCapacity(count)

@@ -44,11 +44,11 @@ public enum ExchangeFailure: String, Sendable, Hashable, CaseIterable {
   }
 
   /// Whether the failure reaches the app only as a thrown error: no status can stand for it.
-  var mustThrow: Bool { acceptedStatuses.isEmpty }
+  package var mustThrow: Bool { acceptedStatuses.isEmpty }
 
   /// The statuses a transport may return for the failure (besides throwing): the failure's own,
   /// and `200` after a retry for ``serviceUnavailable``.
-  var acceptedStatuses: Set<Int> {
+  package var acceptedStatuses: Set<Int> {
     switch self {
     case .invalidJSON, .wrongContentType: [200]
     case .serviceUnavailable: [503, 200]

@@ -7,7 +7,7 @@ import CanaryTrapPrimitives
 #endif
 
 /// Turns a canary into every literal the scanner searches for, one list per enabled encoding.
-enum PatternEncoder {
+package enum PatternEncoder {
   /// Every distinct literal for `canary`, most specific encodings first; a byte string that two
   /// encodings produce is kept once, under the first. `raw` is always first when the value itself
   /// is searched (raw, case-insensitive or fragments enabled). Single encodings come first, then
@@ -18,7 +18,7 @@ enum PatternEncoder {
   /// and base64url at three alignments, hex, UTF-16 in both byte orders), for canaries some
   /// enabled text escape changes. A few literals per canary stand for every escape × wrapper
   /// pair: a hit is confirmed by re-encoding each escaped form around it.
-  static func patterns(for canary: Canary, encodings: Set<ScanEncoding>) -> [ScanPattern] {
+  package static func patterns(for canary: Canary, encodings: Set<ScanEncoding>) -> [ScanPattern] {
     let generated = literals(for: canary, encodings: encodings)
     return generated.literals.map {
       ScanPattern(canary: canary, chain: $0.chain, bytes: generated.bytes(of: $0), isAnchor: $0.isAnchor)

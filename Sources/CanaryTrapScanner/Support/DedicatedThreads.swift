@@ -3,13 +3,13 @@ import Foundation
 /// Long computations run on threads of their own rather than on the shared dispatch and Swift
 /// concurrency pools: a pool has one thread per processor, and a computation holding them makes
 /// every other task wait (the scope's requests, while its scanner is built).
-enum DedicatedThreads {
+package enum DedicatedThreads {
   /// The stack of each thread: as much as a pool thread's, for the unoptimized build's frames.
   static let stackSize = 8 << 20
 
   /// The result of `body`, run on a new thread `name` while the calling task waits without
   /// holding a pool thread.
-  static func run<Result: Sendable>(named name: String, _ body: @escaping @Sendable () -> Result) async
+  package static func run<Result: Sendable>(named name: String, _ body: @escaping @Sendable () -> Result) async
     -> Result
   {
     await withCheckedContinuation { continuation in
@@ -22,7 +22,7 @@ enum DedicatedThreads {
 
   /// Calls `body` with each of `0..<iterations`, concurrently: the first on the calling thread,
   /// each other on a new thread; returns once every call has returned.
-  static func concurrentPerform(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  package static func concurrentPerform(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let finished = DispatchGroup()
     for worker in 1..<max(1, iterations) {
       finished.enter()

@@ -40,11 +40,11 @@ package enum JSONValue: Sendable, Hashable, Codable {
 }
 
 /// A coding key built from any string, for objects whose keys are not known in advance.
-struct AnyCodingKey: CodingKey, Hashable {
-  var stringValue: String
-  var intValue: Int? { nil }
+package struct AnyCodingKey: CodingKey, Hashable {
+  package var stringValue: String
+  package var intValue: Int? { nil }
 
-  init(_ string: String) { stringValue = string }
-  init?(stringValue: String) { self.stringValue = stringValue }
-  init?(intValue: Int) { return nil }
+  package init(_ string: String) { stringValue = string }
+  package init?(stringValue: String) { self.stringValue = stringValue }
+  package init?(intValue: Int) { return nil }
 }
