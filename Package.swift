@@ -47,9 +47,16 @@ let package = Package(
       name: "CanaryTrapServerTests",
       dependencies: ["CanaryTrapPrimitives", "CanaryTrapServer", "ServerTestSupport"],
       swiftSettings: strictSwift),
+    // The scanner's tests see the scanner and the primitives, no scope, sink or report.
+    .testTarget(
+      name: "CanaryTrapScannerTests",
+      dependencies: ["CanaryTrapPrimitives", "CanaryTrapScanner", "ServerTestSupport"],
+      swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryTrapTests",
-      dependencies: ["CanaryTrap", "CanaryTrapPrimitives", "CanaryTrapServer", "ServerTestSupport"],
+      dependencies: [
+        "CanaryTrap", "CanaryTrapPrimitives", "CanaryTrapScanner", "CanaryTrapServer", "ServerTestSupport",
+      ],
       swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryTrapTestingTests",

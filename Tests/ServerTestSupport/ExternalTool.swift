@@ -1,10 +1,10 @@
 import Foundation
-import ServerTestSupport
 
 /// Runs a real tool with bytes on its standard input and returns its standard output, or nil when
 /// the tool is not installed (the caller records that its check did not run).
-enum ExternalTool {
-  static func run(_ tool: String, _ arguments: [String], input: Data) throws -> Data? {
+public enum ExternalTool {
+  /// Runs `tool` with `arguments` and `input` on its standard input; nil when it is missing or fails.
+  public static func run(_ tool: String, _ arguments: [String], input: Data) throws -> Data? {
     #if os(macOS) || os(Linux)
       guard let path = ExternalTools.path(of: tool) else { return nil }
       let process = TestProcess()

@@ -1,7 +1,8 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Pax extended-header records (`LENGTH key=value\n`) whose length lies: the ten-minute fuzz run
 /// of the `tar` target found a length shorter than its own digits, which crashed the reader.
@@ -19,7 +20,7 @@ import Testing
   }
 
   @Test func theFuzzFoundArchiveIsScannedNotACrash() throws {
-    let seeds = FuzzCorpusReplayTests.corpus("tar").filter { $0.name.hasPrefix("crash-pax") }
+    let seeds = FuzzCorpus.files("tar").filter { $0.name.hasPrefix("crash-pax") }
     #expect(seeds.count == 1)
     let scanner = LeakScanner(canaries: [Canary(value: "cnryFuzzContainer42", location: .custom("fuzz"))])
     for (name, bytes) in seeds {

@@ -2,7 +2,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Renders bytes the ways logs show them, with the real tools: Foundation's own `description`
 /// on this platform, Swift's `print(Array(data))`, and Python's gzip, zlib and base64.

@@ -2,7 +2,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Decoding is bounded under hostile input, and a run cut short by a limit is inconclusive,
 /// never clean; each test has a twin under the limit that finds the planted canary.

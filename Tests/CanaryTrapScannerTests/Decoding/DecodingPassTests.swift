@@ -2,7 +2,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// The scanner's other direction: bytes a log shows as Foundation's `Data` description, byte
 /// lists and base64 of compressed payloads are decoded and searched, with fresh canaries each run.

@@ -1,7 +1,8 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Replays `Fuzz/Corpus/scanner` through the invariants of the `scanner` fuzz target
 /// (`Fuzz/FuzzScanner.swift`), like ``FuzzCorpusReplayTests`` replays the other corpora: findings
@@ -104,7 +105,7 @@ struct ScannerCorpusReplayTests {
 
   @Test("scanner corpus: every seed holds the fuzz target's invariants, and the seeds plant leaks")
   func scannerCorpus() {
-    let inputs = FuzzCorpusReplayTests.corpus("scanner")
+    let inputs = FuzzCorpus.files("scanner")
     if inputs.isEmpty {
       Issue.record("Fuzz/Corpus/scanner is empty or missing: the scanner corpus was not replayed")
       return

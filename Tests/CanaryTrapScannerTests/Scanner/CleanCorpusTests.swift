@@ -2,7 +2,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// A clean corpus (realistic log lines and near misses of every encoding) yields nothing, and the
 /// same corpus with one encoding planted yields exactly that encoding. The encodings come from

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// URL encoders keep different reserved characters in each component; a password canary must be
 /// found whole (as `percent`), not only as a fragment, wherever Foundation puts it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Random values through random Foundation escape × wrapper pairs, in base64- and hex-heavy
 /// filler: each found once under the right chain. And a realistic log full of base64, hex and

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Each composition the scanner claims to see (a text escape inside a binary wrapper, base64 of
 /// base64, percent-encoded base64, line-wrapped base64), built with Foundation's encoders, found

@@ -2,7 +2,7 @@ import CanaryTrapPrimitives
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// For every encoding, a canary encoded by an independent encoder (Foundation or a hand-written
 /// one) and planted in a log line is found under that encoding's name.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Excerpts stop at line breaks, so the bytes of a neighbouring line (another secret) never
 /// reach a report.

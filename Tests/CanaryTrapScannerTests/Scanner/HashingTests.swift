@@ -1,7 +1,7 @@
 import CanaryTrapPrimitives
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// The published test vectors of FIPS 180-4 (SHA-1, SHA-256, SHA-384, SHA-512) and RFC 1321 (MD5).
 @Suite struct HashingTests {

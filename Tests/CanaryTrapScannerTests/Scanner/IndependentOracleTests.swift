@@ -1,4 +1,4 @@
-import CanaryTrap
+import CanaryTrapScanner
 import Foundation
 import ServerTestSupport
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// The junction filter holds every seventh q-gram of each literal and its last, which must let
 /// through every cut of every literal, keep most other junctions out, and stay within its bound.

@@ -2,7 +2,7 @@ import CanaryTrapPrimitives
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// The literals the scanner compiles for a canary are pinned: speeding up their construction must
 /// not change WHAT is searched. The digests below were computed by the pattern code as it stood

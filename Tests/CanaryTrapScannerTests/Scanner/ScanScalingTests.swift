@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// How the compiled matcher grows with the number of canaries, pinned by what it counts (index
 /// entries, bytes, literals rebuilt) rather than by time, so that it holds on any machine.

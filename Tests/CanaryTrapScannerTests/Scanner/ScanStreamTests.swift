@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Streaming, chunk boundaries, files, excerpts and de-duplication.
 @Suite struct ScanStreamTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Hostile or odd input: each scans or fails with a clear message, and never crashes or hangs.
 @Suite struct ScannerBadInputTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Property-style checks against a naive oracle over thousands of random haystacks fed in random
 /// chunk sizes. What is planted comes from ``IndependentEncoders`` (Foundation and hand-written

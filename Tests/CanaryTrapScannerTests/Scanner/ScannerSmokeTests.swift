@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 @Suite struct ScannerSmokeTests {
   let token = Canary(value: "cnry7h2kq9x4m3p8w5z6t1r0vb", location: .custom("request.header[X-Session]"))

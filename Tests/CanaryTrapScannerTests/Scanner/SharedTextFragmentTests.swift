@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
+
+/// A fresh canary of `shape` at `location`, minted as a scope mints one.
+private func mint(_ shape: CanaryShape, at location: CanaryLocation) -> Canary {
+  Canary(value: CanaryGenerator().makeValue(shape), location: location, shape: shape)
+}
 
 /// Fragments made of text every canary of a shape shares identify none of them.
 @Suite struct SharedTextFragmentTests {
@@ -10,21 +15,21 @@ import Testing
   }
 
   @Test func anotherTestsEmailCanaryIsNotAFragmentOfOurs() {
-    let ours = CanarySet().mint(.email, at: .requestBody(.json("email")))
-    let theirs = CanarySet().mint(.email, at: .requestBody(.json("email")))
+    let ours = mint(.email, at: .requestBody(.json("email")))
+    let theirs = mint(.email, at: .requestBody(.json("email")))
     #expect(findings(of: ours, in: "GET /users?email=\(theirs.value)&page=1").isEmpty)
   }
 
   @Test func aTruncatedEmailCanaryIsStillAFragment() {
-    let ours = CanarySet().mint(.email, at: .requestBody(.json("email")))
+    let ours = mint(.email, at: .requestBody(.json("email")))
     let truncated = String(ours.value.dropFirst(6))  // 20 random bytes + the shared domain
     let found = findings(of: ours, in: "email=\(truncated)")
     #expect(found.map(\.encoding) == ["fragment"])
   }
 
   @Test func anOrdinaryJWTWithTheSameHeaderIsNotAFragment() {
-    let ours = CanarySet().mint(.jwt, at: .responseBody(.json("access_token")))
-    let theirs = CanarySet().mint(.jwt, at: .responseBody(.json("access_token")))
+    let ours = mint(.jwt, at: .responseBody(.json("access_token")))
+    let theirs = mint(.jwt, at: .responseBody(.json("access_token")))
     let header = String(ours.value.prefix { $0 != "." })
     let ordinary = header + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmU"
     #expect(findings(of: ours, in: "Authorization: Bearer \(ordinary)").isEmpty)
@@ -32,7 +37,7 @@ import Testing
   }
 
   @Test func aTruncatedJWTCanaryIsStillAFragment() {
-    let ours = CanarySet().mint(.jwt, at: .responseBody(.json("access_token")))
+    let ours = mint(.jwt, at: .responseBody(.json("access_token")))
     let parts = ours.value.split(separator: ".")
     let truncated = parts[0] + "." + parts[1].prefix(40) + "…"
     #expect(findings(of: ours, in: "token=\(truncated)").map(\.encoding) == ["fragment"])
@@ -48,8 +53,7 @@ import Testing
 extension SharedTextFragmentTests {
   @Test func jwtCanariesShareNoIdentifyingRun() {
     // JWT canaries carry the same keys at the same offsets; only their random bytes identify them.
-    let set = CanarySet()
-    let canaries = (0..<40).map { set.mint(.jwt, at: .responseBody(.json("token\($0)"))) }
+        let canaries = (0..<40).map { mint(.jwt, at: .responseBody(.json("token\($0)"))) }
     let ours = canaries[0]
     let others = canaries.dropFirst().map(\.value).joined(separator: "\n")
     #expect(findings(of: ours, in: others).isEmpty)

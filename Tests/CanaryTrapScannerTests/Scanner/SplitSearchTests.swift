@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// A large buffer searched as two halves on two threads finds exactly what one search finds:
 /// leaks planted across the halves' seam and the first half's cut, in every encoding, as

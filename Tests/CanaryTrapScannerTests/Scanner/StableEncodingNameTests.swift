@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// The encoding a finding names depends on the code path, never on the draw of the canary: for
 /// many freshly minted canaries of each shape, each path gives one name.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// The escapes' fast paths (printable ASCII written as is, percent-encoding twice in one pass)
 /// write exactly what the scalar-by-scalar implementations they replaced write, kept here as the

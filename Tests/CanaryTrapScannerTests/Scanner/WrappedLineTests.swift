@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 /// Canaries a wrapping logger cut across two lines: every shape, in its raw and encoded forms,
 /// cut at every position by a line feed, CRLF, a line feed and indentation, or a line feed and
