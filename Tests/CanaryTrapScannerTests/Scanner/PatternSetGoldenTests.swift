@@ -78,9 +78,12 @@ import Testing
 
   /// Changed by the six renderings only decoding finds (`nsdata-hex` … `deflate`): the chain
   /// table lists every single encoding first, so composed chains' ids moved; the literals did
-  /// not (``patternSetIsUnchanged()``).
+  /// not (``patternSetIsUnchanged()``). Recomputed once more when the scanner became the module
+  /// `CanaryTrapScanner`: the text printed for the targets names their module; with
+  /// `CanaryTrapScanner.` mapped back to `CanaryTrap.` it gave the previous digest
+  /// (`f0a9afff…c341f`), so the targets themselves did not change.
   @Test func compiledTargetsAreUnchanged() {
-    #expect(Self.targetsDigest() == "f0a9afff94b4578d082441031c7f477a41ccd852b2ed5d921fb3818dac1c341f")
+    #expect(Self.targetsDigest() == "a6c98d7ee6d463d6e710c7a80ba3000c046ac44f18281791905261aa7309c3aa")
   }
 
   /// The digest is sensitive: a value differing in one symbol, which changes only its escaped
