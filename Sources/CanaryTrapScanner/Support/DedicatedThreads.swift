@@ -9,7 +9,8 @@ package enum DedicatedThreads {
 
   /// The result of `body`, run on a new thread `name` while the calling task waits without
   /// holding a pool thread.
-  package static func run<Result: Sendable>(named name: String, _ body: @escaping @Sendable () -> Result) async
+  package static func run<Result: Sendable>(named name: String, _ body: @escaping @Sendable () -> Result)
+    async
     -> Result
   {
     await withCheckedContinuation { continuation in

@@ -53,7 +53,7 @@ private func mint(_ shape: CanaryShape, at location: CanaryLocation) -> Canary {
 extension SharedTextFragmentTests {
   @Test func jwtCanariesShareNoIdentifyingRun() {
     // JWT canaries carry the same keys at the same offsets; only their random bytes identify them.
-        let canaries = (0..<40).map { mint(.jwt, at: .responseBody(.json("token\($0)"))) }
+    let canaries = (0..<40).map { mint(.jwt, at: .responseBody(.json("token\($0)"))) }
     let ours = canaries[0]
     let others = canaries.dropFirst().map(\.value).joined(separator: "\n")
     #expect(findings(of: ours, in: others).isEmpty)

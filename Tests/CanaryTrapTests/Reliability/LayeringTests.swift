@@ -90,7 +90,7 @@ struct LayeringTests {
     #expect(try #require(Self.dependencies(of: "CanaryTrapServer", in: manifest)) == ["CanaryTrapPrimitives"])
   }
 
-  @Test("twin: a target without dependencies does not borrow the next target's, and the package's name is no target")
+  @Test("twin: a target without dependencies borrows none, and the package's name is no target")
   func aTargetWithoutDependenciesReadsAsEmpty() throws {
     let manifest = #"""
       let package = Package(
@@ -137,15 +137,18 @@ struct LayeringTests {
     let manifest = try Self.manifest()
     let scanner = try #require(Self.dependencies(of: "CanaryTrapScanner", in: manifest), "no scanner target")
     #expect(Set(scanner) == Self.scannerDependencies, "CanaryTrapScanner depends on \(scanner)")
-    let tests = try #require(Self.dependencies(of: "CanaryTrapScannerTests", in: manifest), "no scanner tests")
-    #expect(Set(tests).isSubset(of: Self.scannerTestDependencies), "CanaryTrapScannerTests depends on \(tests)")
+    let tests = try #require(
+      Self.dependencies(of: "CanaryTrapScannerTests", in: manifest), "no scanner tests")
+    #expect(
+      Set(tests).isSubset(of: Self.scannerTestDependencies), "CanaryTrapScannerTests depends on \(tests)")
     let core = try #require(Self.dependencies(of: "CanaryTrap", in: manifest))
     #expect(core.contains("CanaryTrapScanner"), "the core does not depend on the scanner: \(core)")
   }
 
   @Test("twin: a scanner that depends on the server is caught")
   func theScannerDependencyCheckCanFail() throws {
-    let manifest = #".target(name: "CanaryTrapScanner", dependencies: ["CanaryTrapPrimitives", "CanaryTrapServer"]),"#
+    let manifest =
+      #".target(name: "CanaryTrapScanner", dependencies: ["CanaryTrapPrimitives", "CanaryTrapServer"]),"#
     let found = try #require(Self.dependencies(of: "CanaryTrapScanner", in: manifest))
     #expect(Set(found) != Self.scannerDependencies)
   }
@@ -180,7 +183,8 @@ struct LayeringTests {
 
   @Test("twin: an import of the server or the core, even indented or @testable, is caught")
   func theImportCheckCanFail() {
-    let text = "import Foundation\n  import CanaryTrapServer\n@testable import CanaryTrap\n// import Nothing here"
+    let text =
+      "import Foundation\n  import CanaryTrapServer\n@testable import CanaryTrap\n// import Nothing here"
     #expect(Self.imports(in: text).subtracting(Self.scannerImports) == ["CanaryTrapServer", "CanaryTrap"])
   }
 
