@@ -19,8 +19,12 @@ let package = Package(
     // the percent decoder, all `package`, knowing nothing of HTTP or canaries.
     .target(name: "CanaryTrapPrimitives", swiftSettings: strictSwift),
     .target(name: "CanaryTrapServer", dependencies: ["CanaryTrapPrimitives"], swiftSettings: strictSwift),
+    // The scanner and its vocabulary (canaries, locations, findings, scanned sources, sink content):
+    // on the primitives alone, so it names no scope, sink, proof, matrix or report; the matcher's
+    // internals stay internal to it. The core re-exports it.
+    .target(name: "CanaryTrapScanner", dependencies: ["CanaryTrapPrimitives"], swiftSettings: strictSwift),
     .target(
-      name: "CanaryTrap", dependencies: ["CanaryTrapPrimitives", "CanaryTrapServer"],
+      name: "CanaryTrap", dependencies: ["CanaryTrapPrimitives", "CanaryTrapScanner", "CanaryTrapServer"],
       swiftSettings: strictSwift),
     .target(
       name: "CanaryTrapTesting", dependencies: ["CanaryTrap", "CanaryTrapPrimitives"],
@@ -43,9 +47,16 @@ let package = Package(
       name: "CanaryTrapServerTests",
       dependencies: ["CanaryTrapPrimitives", "CanaryTrapServer", "ServerTestSupport"],
       swiftSettings: strictSwift),
+    // The scanner's tests see the scanner and the primitives, no scope, sink or report.
+    .testTarget(
+      name: "CanaryTrapScannerTests",
+      dependencies: ["CanaryTrapPrimitives", "CanaryTrapScanner", "ServerTestSupport"],
+      swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryTrapTests",
-      dependencies: ["CanaryTrap", "CanaryTrapPrimitives", "CanaryTrapServer", "ServerTestSupport"],
+      dependencies: [
+        "CanaryTrap", "CanaryTrapPrimitives", "CanaryTrapScanner", "CanaryTrapServer", "ServerTestSupport",
+      ],
       swiftSettings: strictSwift),
     .testTarget(
       name: "CanaryTrapTestingTests",

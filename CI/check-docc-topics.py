@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the DocC catalog lists the public API deliberately.
 
-Every public top-level type of CanaryTrap and CanaryTrapServer (read from the symbol graphs in
+Every public top-level type of CanaryTrap, CanaryTrapScanner and CanaryTrapServer (read from the symbol graphs in
 GRAPHS_DIR) must appear exactly once in a topic group of CanaryTrap.md, and every ``Symbol`` link
 there must name one. A new public type that nobody placed in a topic fails CI, so growing the API
 is a decision, not an accident.
@@ -14,7 +14,7 @@ import re
 import sys
 
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias", "swift.actor"}
-MODULES = ("CanaryTrap", "CanaryTrapServer")
+MODULES = ("CanaryTrap", "CanaryTrapScanner", "CanaryTrapServer")
 
 
 def public_types(graphs: pathlib.Path) -> set[str]:

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(CanaryTrapServer CanaryTrap CanaryTrapTesting)
+modules=(CanaryTrapServer CanaryTrapScanner CanaryTrap CanaryTrapTesting)
 if [ "${1:-}" = "--graphs" ]; then
   graphs="$2"
 elif [ "${1:-}" = "--modules" ]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer binary (every Sources/CanaryTrapPrimitives, Sources/CanaryTrapServer and
-# Sources/CanaryTrap file plus Fuzz/*.swift, one swiftc call, one module; the imports of the lower
-# targets resolve to empty stand-in modules, since their code is compiled into this one)
+# Builds the libFuzzer binary (every Sources/CanaryTrapPrimitives, Sources/CanaryTrapServer,
+# Sources/CanaryTrapScanner and Sources/CanaryTrap file plus Fuzz/*.swift, one swiftc call, one
+# module; the imports of the lower targets resolve to empty stand-in modules, since their code is
+# compiled into this one)
 # and runs each target for SECONDS seconds (default 60) from its seed corpus in Fuzz/Corpus/<target>.
 # Prints the executions per target; exits non-zero when a target crashes (the input is kept in
 # $FUZZ_WORK/crash-<target>-*) or the build fails.
@@ -28,10 +29,10 @@ if [ "${FUZZ_REUSE:-0}" = "1" ] && [ -x "$binary" ]; then
   echo "== fuzz: reusing $binary"
 else
 echo "== fuzz: building $binary"
-sources=$(find Sources/CanaryTrapPrimitives Sources/CanaryTrapServer Sources/CanaryTrap -name '*.swift' | sort)
+sources=$(find Sources/CanaryTrapPrimitives Sources/CanaryTrapServer Sources/CanaryTrapScanner Sources/CanaryTrap -name '*.swift' | sort)
 stand_ins="$work/stand-in-modules"
 mkdir -p "$stand_ins"
-for module in CanaryTrapPrimitives CanaryTrapServer; do
+for module in CanaryTrapPrimitives CanaryTrapServer CanaryTrapScanner; do
   : >"$stand_ins/$module.swift"
   swiftc -parse-as-library -emit-module -module-name "$module" -package-name CanaryTrap \
     "$stand_ins/$module.swift" -emit-module-path "$stand_ins/$module.swiftmodule"

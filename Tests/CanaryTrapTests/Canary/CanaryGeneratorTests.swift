@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 @Suite struct CanaryGeneratorTests {
   @Test func hundredThousandMintedCanariesAreDistinct() {

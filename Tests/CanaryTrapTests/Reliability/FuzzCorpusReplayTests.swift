@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CanaryTrap
@@ -10,16 +11,7 @@ import Testing
 @Suite("Fuzz corpus replay")
 struct FuzzCorpusReplayTests {
   /// The files of `Fuzz/Corpus/<target>`, found from this source file's location.
-  static func corpus(_ target: String) -> [(name: String, bytes: [UInt8])] {
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let folder = root.appendingPathComponent("Fuzz/Corpus/\(target)")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.sorted().compactMap { name in
-      (try? Data(contentsOf: folder.appendingPathComponent(name))).map { (name, Array($0)) }
-    }
-  }
+  static func corpus(_ target: String) -> [(name: String, bytes: [UInt8])] { FuzzCorpus.files(target) }
 
   @Test("HTTP corpus: one-shot and byte-by-byte parsing agree, and valid seeds parse")
   func httpCorpus() {

@@ -3,6 +3,7 @@ import ServerTestSupport
 import Testing
 
 @testable import CanaryTrap
+@testable import CanaryTrapScanner
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

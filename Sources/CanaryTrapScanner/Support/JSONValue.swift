@@ -1,0 +1,50 @@
+import Foundation
+
+/// Any JSON value, kept as read so that fields CanaryTrap does not know survive a round trip.
+package enum JSONValue: Sendable, Hashable, Codable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  package init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONValue].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let value): try container.encode(value)
+    case .number(let value): try container.encode(value)
+    case .string(let value): try container.encode(value)
+    case .array(let value): try container.encode(value)
+    case .object(let value): try container.encode(value)
+    }
+  }
+}
+
+/// A coding key built from any string, for objects whose keys are not known in advance.
+package struct AnyCodingKey: CodingKey, Hashable {
+  package var stringValue: String
+  package var intValue: Int? { nil }
+
+  package init(_ string: String) { stringValue = string }
+  package init?(stringValue: String) { self.stringValue = stringValue }
+  package init?(intValue: Int) { return nil }
+}

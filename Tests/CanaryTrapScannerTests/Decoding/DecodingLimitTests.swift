@@ -1,0 +1,96 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+@testable import CanaryTrapScanner
+
+/// Decoding is bounded under hostile input, and a run cut short by a limit is inconclusive,
+/// never clean; each test has a twin under the limit that finds the planted canary.
+@Suite struct DecodingLimitTests {
+  let canary = Canary(value: CanaryGenerator().makeValue(.token), location: .custom("limits"))
+
+  func scan(_ text: String, limits: DecodingLimits = DecodingLimits(), chunkSize: Int = 1 << 20) -> (
+    [LeakFinding], ScannedSource
+  ) {
+    var options = ScanOptions()
+    options.decodingLimits = limits
+    let scanner = LeakScanner(canaries: [canary], options: options, chunkSize: chunkSize)
+    return scanner.scan(.bytes(Data(text.utf8), name: "app.log"))
+  }
+
+  @Test func aHexRunLongerThanTheLimitIsInconclusive() {
+    // 2 MB of hex on one line, the canary at its end: longer than half the buffer.
+    let hex = Data((String(repeating: "x", count: 1 << 20) + canary.value).utf8)
+    let text = "dump: " + DecodedRenderings.nsData(hex) + "\n"
+    // What follows the limit may still be decoded (here the run's end, holding the canary).
+    let (_, source) = scan(text)
+    let reason = source.status.failureReason ?? ""
+    #expect(reason.contains("DecodingLimits.maxRunBytes"), "\(source.status)")
+    // The twin: the same rendering of a short body is found, and the source is clean otherwise.
+    let (found, clean) = scan("dump: " + DecodedRenderings.nsData(Data(canary.value.utf8)) + "\n")
+    #expect(found.map(\.encoding) == ["nsdata-hex"])
+    #expect(clean.status.failureReason == nil)
+  }
+
+  @Test func aRunLongerThanMaxRunBytesIsInconclusiveAtAnyLength() {
+    var limits = DecodingLimits()
+    limits.maxRunBytes = 256
+    let long = DecodedRenderings.byteList(Data((String(repeating: "y", count: 400) + canary.value).utf8))
+    let (_, source) = scan(
+      String(repeating: "z", count: 3000) + "\n" + long + "\n", limits: limits, chunkSize: 1024)
+    #expect(source.status.failureReason?.contains("DecodingLimits.maxRunBytes") == true, "\(source.status)")
+    let short = DecodedRenderings.byteList(Data(canary.value.utf8))
+    let (found, clean) = scan(
+      String(repeating: "z", count: 3000) + "\n" + short + "\n", limits: limits, chunkSize: 1024)
+    #expect(found.map(\.encoding) == ["byte-list"])
+    #expect(clean.status.failureReason == nil)
+  }
+
+  @Test func aCompressionBombInBase64IsInconclusive() throws {
+    guard
+      let bomb = try DecodedRenderings.python(
+        "base64.b64encode(gzip.compress(b'\\0' * (40 << 20) + d))", Data(canary.value.utf8))
+    else { return }
+    let (findings, source) = scan("payload=\(bomb)\n")
+    #expect(findings.isEmpty)
+    #expect(
+      source.status.failureReason?.contains("DecodingLimits.maxPayloadBytes") == true, "\(source.status)")
+    // The twin: a payload under the limit is opened.
+    guard
+      let small = try DecodedRenderings.python(
+        "base64.b64encode(gzip.compress(b'\\0' * (1 << 20) + d))", Data(canary.value.utf8))
+    else { return }
+    let (found, clean) = scan("payload=\(small)\n")
+    #expect(found.map(\.encoding) == ["gzip → base64"])
+    #expect(clean.status.failureReason == nil)
+  }
+
+  @Test func payloadsNestedPastTheDepthAreInconclusive() throws {
+    // base64 of gzip of base64 of gzip...: each layer is two steps.
+    let layer = "b'x=' + base64.b64encode(gzip.compress(d)) + b';'"
+    func nested(_ depth: Int) throws -> String? {
+      var expression = "d"
+      for _ in 0..<depth { expression = layer.replacingOccurrences(of: "(d)", with: "(\(expression))") }
+      return try DecodedRenderings.python(expression, Data(canary.value.utf8))
+    }
+    guard let twice = try nested(2), let thrice = try nested(3) else { return }
+    let (found, clean) = scan(twice + "\n")
+    #expect(found.map(\.encoding) == ["gzip → base64 → gzip → base64"])
+    #expect(clean.status.failureReason == nil)
+    let (findings, source) = scan(thrice + "\n")
+    #expect(findings.isEmpty)
+    #expect(source.status.failureReason?.contains("DecodingLimits.maxDepth") == true, "\(source.status)")
+  }
+
+  @Test func theTotalDecodedBytesAreBounded() {
+    // Each line decodes 200 bytes of hex.
+    var limits = DecodingLimits()
+    limits.maxDecodedBytes = 1000
+    let line = DecodedRenderings.nsData(Data(String(repeating: "w", count: 200).utf8)) + "\n"
+    let (_, source) = scan(String(repeating: line, count: 10), limits: limits)
+    #expect(
+      source.status.failureReason?.contains("DecodingLimits.maxDecodedBytes") == true, "\(source.status)")
+    let (_, clean) = scan(String(repeating: line, count: 4), limits: limits)
+    #expect(clean.status.failureReason == nil)
+  }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+@testable import CanaryTrapScanner
+
+/// The scanner's other direction: bytes a log shows as Foundation's `Data` description, byte
+/// lists and base64 of compressed payloads are decoded and searched, with fresh canaries each run.
+@Suite struct DecodingPassTests {
+  let generator = CanaryGenerator()
+
+  /// A JSON body holding an e-mail and a password canary, as a client sends it.
+  func body() -> (Data, [Canary]) {
+    let email = Canary(value: generator.makeValue(.email), location: .custom("email"))
+    let password = Canary(value: generator.makeValue(.password), location: .custom("password"))
+    let object: [String: Any] = ["profile": ["email": email.value, "password": password.value]]
+    let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    return (data, [email, password])
+  }
+
+  func scan(_ text: String, _ canaries: [Canary], options: ScanOptions = ScanOptions()) -> (
+    [LeakFinding], ScannedSource
+  ) {
+    LeakScanner(canaries: canaries, options: options).scan(.bytes(Data(text.utf8), name: "app.log"))
+  }
+
+  func names(_ findings: [LeakFinding], _ canary: Canary) -> Set<String> {
+    Set(findings.filter { $0.canary.value == canary.value }.map(\.encoding))
+  }
+
+  @Test func foundationsOwnDataDescriptionIsDecoded() {
+    let (data, canaries) = body()
+    let rendered = DecodedRenderings.nsData(data)
+    let line = "2026-12-06 04:10:00 [api] PATCH /profile failed (422): \(rendered)\n"
+    let (findings, source) = scan("starting\n" + line + "done\n", canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[0]) == ["nsdata-hex"], "\(rendered)")
+    // The password went through JSONSerialization, which writes `/` as `\/`.
+    #expect(names(findings, canaries[1]) == ["json-escaped → nsdata-hex"], "\(rendered)")
+    for finding in findings {
+      #expect(finding.line == 2)
+      #expect(finding.excerpt.allSatisfy { $0.isHexDigit || " .…<>\\".contains($0) })
+    }
+  }
+
+  @Test func dataInsideADictionaryOrAnErrorIsDecoded() {
+    let (data, canaries) = body()
+    // swift-corelibs-foundation writes `body = 118 bytes` inside a dictionary, and an error's
+    // user info in full; Apple's writes the description whose head and tail are shown.
+    let error = NSError(domain: "API", code: 422, userInfo: ["body": data as NSData])
+    for text in ["\(error)", error.description, "\(error.userInfo)"] {
+      let (findings, _) = scan(text, canaries)
+      #expect(names(findings, canaries[0]) == ["nsdata-hex"], "\(text)")
+    }
+    let token = Canary(value: generator.makeValue(.token), location: .custom("token"))
+    let headed = DecodedRenderings.appleNSData(Data((token.value + String(repeating: " ", count: 40)).utf8))
+    let nested = "{\n    body = \(headed);\n    status = 422;\n}"
+    #expect(names(scan(nested, [token]).0, token) == ["fragment → nsdata-hex"], "\(nested)")
+  }
+
+  @Test func applesElidedDescriptionShowsAFragment() {
+    let token = Canary(value: generator.makeValue(.token), location: .custom("token"))
+    let data = Data((token.value + #"","scope":"profile"}"#).utf8)
+    let rendered = DecodedRenderings.appleNSData(data)
+    #expect(rendered.contains(" ... "))
+    let (findings, _) = scan("response body: \(rendered)\n", [token])
+    #expect(names(findings, token) == ["fragment → nsdata-hex"], "\(rendered)")
+    // Short data is shown whole.
+    let short = Canary(value: "cnry" + generator.randomSymbols(16), location: .custom("short"))
+    let whole = DecodedRenderings.appleNSData(Data(short.value.utf8))
+    #expect(!whole.contains("..."))
+    #expect(names(scan(whole, [short]).0, short) == ["nsdata-hex"], "\(whole)")
+  }
+
+  @Test func byteListsAreDecoded() {
+    let (data, canaries) = body()
+    let decimal = scan("body: \(DecodedRenderings.byteList(data))\n", canaries).0
+    #expect(names(decimal, canaries[0]) == ["byte-list"])
+    #expect(names(decimal, canaries[1]) == ["json-escaped → byte-list"])
+    let hex = scan("let body: [UInt8] = [\(DecodedRenderings.hexByteList(data))]\n", canaries).0
+    #expect(names(hex, canaries[0]) == ["hex-byte-list"])
+    #expect(names(hex, canaries[1]) == ["json-escaped → hex-byte-list"])
+  }
+
+  @Test(arguments: DecodedRenderings.compressed.indices)
+  func base64OfCompressedPayloadsIsOpened(_ index: Int) throws {
+    let (expression, chain) = DecodedRenderings.compressed[index]
+    let (data, canaries) = body()
+    guard let encoded = try DecodedRenderings.python(expression, data) else { return }
+    for text in [#"{"event":"batch","payload":"\#(encoded)"}"#, "Set-Cookie: session=\(encoded); Path=/"] {
+      let (findings, source) = scan("before\n" + text + "\nafter\n", canaries)
+      #expect(source.status.failureReason == nil)
+      #expect(names(findings, canaries[0]) == [chain], "\(text)")
+      #expect(names(findings, canaries[1]) == ["json-escaped → " + chain], "\(text)")
+      #expect(findings.allSatisfy { $0.line == 2 })
+    }
+  }
+
+  /// SAML's redirect binding: raw deflate, base64, then percent-encoded into the URL.
+  @Test func percentEncodedBase64OfADeflatedPayloadIsOpened() throws {
+    let (data, canaries) = body()
+    let deflated = "(lambda c: c.compress(d) + c.flush())(zlib.compressobj(9, zlib.DEFLATED, -15))"
+    guard
+      let encoded = try DecodedRenderings.python(
+        "urllib.parse.quote(base64.b64encode(\(deflated)), safe='').encode()", data)
+    else { return }
+    // A payload whose base64 holds no `+`, `/` or `=` (rare) has nothing percent-encoded.
+    let chain = encoded.contains("%") ? "deflate → base64 → percent" : "deflate → base64"
+    let line = "GET /sso?SAMLRequest=\(encoded)&RelayState=home HTTP/1.1"
+    let (findings, source) = scan("before\n" + line + "\nafter\n", canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[0]) == [chain], "\(line)")
+    // Placed on the payload, after `GET /sso?SAMLRequest=`.
+    #expect(findings.allSatisfy { $0.line == 2 && $0.column == 22 }, "\(findings.map(\.column))")
+    // The twin: the same bytes of another payload, percent-encoded the same way, hold nothing.
+    let control = try DecodedRenderings.python(
+      "urllib.parse.quote(base64.b64encode(\(deflated)), safe='').encode()",
+      Data(#"{"profile":{"email":"someone@example.com"}}"#.utf8))
+    #expect(scan("GET /sso?SAMLRequest=\(control ?? "")\n", canaries).0.isEmpty)
+  }
+
+  @Test func aJSONEscapedBase64PayloadIsOpened() throws {
+    let (data, canaries) = body()
+    guard let encoded = try DecodedRenderings.python("base64.b64encode(gzip.compress(d))", data) else {
+      return
+    }
+    let escaped = encoded.replacingOccurrences(of: "/", with: "\\/")
+    let findings = scan(#"{"payload":"\#(escaped)"}"#, canaries).0
+    #expect(names(findings, canaries[0]) == ["gzip → base64"])
+  }
+
+  @Test func renderingsFoundAcrossBufferBoundaries() {
+    let (data, canaries) = body()
+    let line = "PATCH failed: \(DecodedRenderings.nsData(data)) and \(DecodedRenderings.byteList(data))\n"
+    let text = String(repeating: "filler line of the log\n", count: 40) + line + "tail\n"
+    for chunkSize in [64, 100, 333, 1 << 20] {
+      let scanner = LeakScanner(canaries: canaries, options: ScanOptions(), chunkSize: chunkSize)
+      let bytes = Array(text.utf8)
+      for piece in [1, 7, 4096] {
+        let stream = scanner.makeStream(source: "s")
+        var index = 0
+        while index < bytes.count {
+          stream.feed(bytes[index..<min(bytes.count, index + piece)])
+          index += piece
+        }
+        let findings = stream.finish()
+        #expect(
+          names(findings, canaries[0]) == ["nsdata-hex", "byte-list"],
+          "chunk \(chunkSize), pieces of \(piece)")
+        #expect(findings.count == 4, "chunk \(chunkSize), pieces of \(piece): \(findings.map(\.encoding))")
+        #expect(stream.decodingCutShort == nil)
+      }
+    }
+  }
+
+  /// Controls: the same renderings of random bytes sharing the canaries' prefix find nothing.
+  @Test func lookAlikesAreClean() throws {
+    let (_, canaries) = body()
+    var text = ""
+    for _ in 0..<4 {
+      var random = Data("cnry".utf8)
+      random.append(contentsOf: (0..<80).map { _ in UInt8.random(in: 0...255) })
+      let look = Data(("cnry" + generator.randomSymbols(40)).utf8)
+      for data in [random, look] {
+        text += DecodedRenderings.nsData(data) + "\n" + DecodedRenderings.appleNSData(data) + "\n"
+        text += DecodedRenderings.byteList(data) + "\n" + DecodedRenderings.hexByteList(data) + "\n"
+        for (expression, _) in DecodedRenderings.compressed {
+          guard let encoded = try DecodedRenderings.python(expression, data) else { return }
+          text += encoded + "\n"
+        }
+      }
+    }
+    let (findings, source) = scan(text, canaries)
+    #expect(findings.isEmpty, "\(findings.map { ($0.encoding, $0.excerpt) })")
+    #expect(source.status.failureReason == nil)
+    // The twin: one real canary among them is found.
+    let planted = text + DecodedRenderings.nsData(Data(canaries[0].value.utf8)) + "\n"
+    #expect(names(scan(planted, canaries).0, canaries[0]) == ["nsdata-hex"])
+  }
+}
+
+/// A wrapped message is one message: a continuation line's prefix of the same shape as the line
+/// before (a counter, a timestamp, logcat's pid), numbers differing, is layout.
+@Suite struct VaryingPrefixTests {
+  @Test(arguments: [
+    ("[net 3/14] ", "[net 4/14] "), ("[net 9/14] ", "[net 10/14] "),
+    ("2026-12-06 04:10:00.125 ", "2026-12-06 04:10:00.131 "), ("D/Net( 123): ", "D/Net( 123): "),
+  ])
+  func aCanaryCutUnderAVaryingPrefixIsFound(_ first: String, _ next: String) {
+    let canary = Canary(value: CanaryGenerator().makeValue(.token), location: .custom("wrapped"))
+    // At 15, neither piece of the 30-byte token is a fragment: only the joined lines hold it.
+    for cut in [12, 15, 20] {
+      let value = canary.value
+      let text =
+        first + "POST /login token=" + value.prefix(cut) + "\n" + next + value.dropFirst(cut) + " ok\n"
+      let findings = LeakScanner(canaries: [canary]).scan(Data(text.utf8), source: "log")
+      #expect(findings.map(\.encoding) == ["raw"], "\(text)")
+      #expect(findings.first?.line == 1)
+    }
+    // The twin: under a prefix of another shape the cut value is not joined.
+    let other =
+      first + "POST /login token=" + canary.value.prefix(15) + "\nWARN other " + canary.value.dropFirst(15)
+    #expect(LeakScanner(canaries: [canary]).scan(Data(other.utf8), source: "log").isEmpty)
+  }
+
+  /// A value whose middle fills a continuation line of its own: head and tail shorter than a
+  /// fragment, the middle neither, so only the three lines joined hold it.
+  @Test(arguments: [("[net 3/14] ", "[net 4/14] ", "[net 5/14] "), ("", "", "")])
+  func aValueWrappedOverThreeLinesIsFound(_ first: String, _ second: String, _ third: String) {
+    let canary = Canary(value: CanaryGenerator().makeValue(.token), location: .custom("wrapped"))
+    let value = Array(canary.value)
+    let basic = Data(("user:" + canary.value).utf8).base64EncodedString()
+    // Cut so that the head is under the 16-byte fragment minimum and the middle is a line.
+    let shapes = [(value, 12, 12, "raw"), (Array("Authorization: Basic " + basic), 31, 20, "base64")]
+    for (shown, cut, middle, name) in shapes {
+      let text =
+        first + "PATCH /profile " + String(shown[..<cut]) + "\n" + second
+        + String(shown[cut..<(cut + middle)]) + "\n" + third + String(shown[(cut + middle)...]) + " done\n"
+      let findings = LeakScanner(canaries: [canary]).scan(Data(text.utf8), source: "log")
+      #expect(findings.map(\.encoding) == [name], "\(text)")
+      #expect(findings.first?.line == 1)
+      // The twin: lines under prefixes of other shapes are other messages.
+      let other =
+        first + "PATCH /profile " + String(shown[..<cut]) + "\nWARN other: "
+        + String(shown[cut..<(cut + middle)]) + "\nERROR x: " + String(shown[(cut + middle)...]) + " done\n"
+      #expect(LeakScanner(canaries: [canary]).scan(Data(other.utf8), source: "log").isEmpty, "\(other)")
+    }
+  }
+}

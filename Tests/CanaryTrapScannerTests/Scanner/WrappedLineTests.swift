@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+@testable import CanaryTrapScanner
+
+/// Canaries a wrapping logger cut across two lines: every shape, in its raw and encoded forms,
+/// cut at every position by a line feed, CRLF, a line feed and indentation, or a line feed and
+/// a repeated timestamp prefix, is found once, under the name the unbroken line gets, on the
+/// line where it starts; halves of two canaries, or a near miss, joined the same way give nothing.
+@Suite struct WrappedLineTests {
+  static let generator = CanaryGenerator()
+  static let canaries = CanaryShape.allCases.map { shape in
+    Canary(value: generator.makeValue(shape), location: .custom("wrapped.\(shape)"), shape: shape)
+  }
+  static let scanner = LeakScanner(canaries: canaries)
+  /// Forms are matched without fragments for the clean twins: a half of 16 bytes or more is
+  /// a fragment, which is right but not what the twins check.
+  static let wholeFormsOnly = LeakScanner(
+    canaries: canaries, options: ScanOptions(encodings: Set(ScanEncoding.allCases), minFragment: nil))
+
+  static let unreserved = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+  /// The forms a log line may hold a canary in: raw, percent-encoded, JSON-escaped (as
+  /// JSONSerialization writes it), base64.
+  static func forms(of value: String) -> [(name: String, text: String)] {
+    let json = try! JSONSerialization.data(withJSONObject: [value], options: [.fragmentsAllowed])
+    return [
+      ("raw", value),
+      ("percent", value.addingPercentEncoding(withAllowedCharacters: unreserved)!),
+      ("json-escaped", String(String(decoding: json, as: UTF8.self).dropFirst(2).dropLast(2))),
+      ("base64", Data(value.utf8).base64EncodedString()),
+    ]
+  }
+
+  static let prefix = "2026-11-29T19:00:00.000Z DEBUG "
+  /// What a wrapping logger writes between the two pieces of a line.
+  static let breaks = ["\n", "\r\n", "\n    ", "\n\t", "\n" + prefix, "\r\n" + prefix + "  "]
+
+  /// `first` then `second` on one logged line, cut after `cut` bytes of `first + second` with
+  /// `layout`, between a line before and a line after.
+  static func log(_ line: String, cut: Int, layout: String) -> [UInt8] {
+    let bytes = Array(line.utf8)
+    return Array("\(prefix)start\n".utf8) + bytes[..<cut] + Array(layout.utf8) + bytes[cut...]
+      + Array("\n\(prefix)end\n".utf8)
+  }
+
+  @Test func everyFormCutAtEveryPositionIsFoundOnceOnItsLine() {
+    var failures: [String] = []
+    var cases = 0
+    for canary in Self.canaries {
+      for form in Self.forms(of: canary.value) {
+        let line = Self.prefix + "leaked value=" + form.text
+        let lead = (Self.prefix + "leaked value=").utf8.count
+        let unbroken = Self.scanner.scan(Data((line + "\n").utf8), source: "log")
+        guard unbroken.count == 1, let expected = unbroken.first?.encoding else {
+          failures.append("\(canary.shape!) \(form.name) unbroken: \(unbroken.map(\.encoding))")
+          continue
+        }
+        for cut in (lead + 1)..<Array(line.utf8).count {
+          for layout in Self.breaks {
+            cases += 1
+            let findings = Self.scanner.scan(Data(Self.log(line, cut: cut, layout: layout)), source: "log")
+            let ok =
+              findings.count == 1 && findings[0].encoding == expected && findings[0].line == 2
+              && findings[0].canary == canary
+            if !ok {
+              failures.append(
+                "\(canary.shape!) \(form.name) cut \(cut - lead) \(layout.debugDescription): "
+                  + "\(findings.map { "\($0.encoding)@\($0.line)" })")
+            }
+          }
+        }
+      }
+    }
+    #expect(cases > 5000)
+    #expect(failures.isEmpty, "\(failures.count) of \(cases) cases failed; first: \(failures.prefix(8))")
+  }
+
+  @Test func halvesOfTwoCanariesJoinedAcrossABreakGiveNothing() {
+    var found: [String] = []
+    var cases = 0
+    for (first, second) in zip(Self.canaries, Self.canaries.dropFirst() + Self.canaries.prefix(1)) {
+      let a = Array(first.value.utf8)
+      let b = Array(second.value.utf8)
+      for cut in 1..<min(a.count, b.count) where a[..<cut] != b[..<cut] {
+        // Random values can join into a real form by chance (a token ending in `ex` before an
+        // email's `ample.invalid`): such a join is a canary, not a false finding, so skip it.
+        let joined = Array((Self.prefix + "x=").utf8) + a[..<cut] + b[cut...] + [0x0A]
+        guard Self.wholeFormsOnly.scan(Data(joined), source: "log").isEmpty else { continue }
+        for layout in Self.breaks {
+          cases += 1
+          let text = Array((Self.prefix + "x=").utf8) + a[..<cut] + Array(layout.utf8) + b[cut...] + [0x0A]
+          let findings = Self.wholeFormsOnly.scan(Data(text), source: "log")
+          if !findings.isEmpty { found.append("\(first.shape!)|\(second.shape!) cut \(cut): \(findings)") }
+        }
+      }
+    }
+    #expect(cases > 500)
+    #expect(found.isEmpty, "\(found.count) of \(cases): \(found.prefix(4))")
+  }
+
+  @Test func aNearMissCutAcrossABreakGivesNothing() {
+    var found: [String] = []
+    for canary in Self.canaries {
+      let value = Array(canary.value.utf8)
+      // A blank dropped or doubled at the cut reads as the continuation's layout: not a miss.
+      for cut in 1..<value.count where value[cut] != 0x20 && value[cut - 1] != 0x20 {
+        // The byte at the cut changed (to a byte no canary holds, so not a case variant),
+        // dropped, or doubled: not the canary.
+        var changed = value
+        changed[cut] = UInt8(ascii: "~")
+        var misses = [(changed[..<cut], changed[cut...]), (value[..<cut], value[(cut + 1)...])]
+        if cut > 1 { misses.append((value[..<cut], value[(cut - 1)...])) }
+        // A doubled byte in a run of equal bytes still holds the canary: not a miss.
+        for (left, right) in misses
+        where !String(decoding: left + right, as: UTF8.self).contains(canary.value) {
+          for layout in Self.breaks {
+            let text = Array((Self.prefix + "x=").utf8) + left + Array(layout.utf8) + right + [0x0A]
+            let findings = Self.wholeFormsOnly.scan(Data(text), source: "log")
+            if !findings.isEmpty { found.append("\(canary.shape!) cut \(cut): \(findings.map(\.excerpt))") }
+          }
+        }
+      }
+    }
+    #expect(found.isEmpty, "\(found.count): \(found.prefix(4))")
+  }
+
+  /// The twin of the near misses: the same scanner, the same layouts, the canary intact.
+  @Test func theIntactCanaryCutTheSameWayIsFound() {
+    for canary in Self.canaries {
+      let value = Array(canary.value.utf8)
+      for cut in 1..<value.count {
+        for layout in Self.breaks {
+          let text =
+            Array((Self.prefix + "x=").utf8) + value[..<cut] + Array(layout.utf8) + value[cut...] + [0x0A]
+          let findings = Self.wholeFormsOnly.scan(Data(text), source: "log")
+          #expect(
+            findings.map(\.encoding) == ["raw"], "\(canary.shape!) cut \(cut) \(layout.debugDescription)")
+        }
+      }
+    }
+  }
+
+  @Test func aWrappedCanaryAcrossEveryChunkBoundaryIsFoundOnce() {
+    let canary = Self.canaries[0]
+    let scanner = LeakScanner(canaries: [canary], options: ScanOptions(), chunkSize: 64)
+    let value = Array(canary.value.utf8)
+    let half = value.count / 2
+    let text =
+      Array(String(repeating: "filler line\n", count: 30).utf8) + value[..<half] + Array("\n    ".utf8)
+      + value[half...] + Array("\nlast\n".utf8)
+    let start = 30 * 12
+    for split in (start - 80)...(text.count) {
+      let stream = scanner.makeStream(source: "s")
+      stream.feed(text[..<split])
+      stream.feed(text[split...])
+      let findings = stream.finish()
+      #expect(findings.map(\.offset) == [start], "split at \(split)")
+      #expect(findings.map(\.line) == [31])
+    }
+  }
+
+  @Test func aPrefixLongerThanItsBoundIsNotSkipped() {
+    let canary = Self.canaries[0]
+    let value = Array(canary.value.utf8)
+    let longPrefix = String(repeating: "p", count: LineJunctionSearch.maxRepeatedPrefix) + " "
+    let cut = 4
+    let within = Array("ab \(canary.value.prefix(cut))\nab ".utf8) + value[cut...] + [0x0A]
+    #expect(Self.wholeFormsOnly.scan(Data(within), source: "s").map(\.encoding) == ["raw"])
+    let beyond =
+      Array("\(longPrefix)\(canary.value.prefix(cut))\n\(longPrefix)".utf8) + value[cut...] + [0x0A]
+    #expect(Self.wholeFormsOnly.scan(Data(beyond), source: "s").isEmpty)
+    let indented =
+      Array("\(canary.value.prefix(cut))\n\(String(repeating: " ", count: 65))".utf8) + value[cut...]
+    #expect(Self.wholeFormsOnly.scan(Data(indented), source: "s").isEmpty)
+  }
+}
