@@ -70,7 +70,7 @@ public struct LeakBaseline: Sendable, Hashable {
   }
 
   /// Decodes a baseline from JSON bytes.
-  public init(jsonData data: Data) throws {
+  package init(jsonData data: Data) throws {
     do {
       try ManifestDecoding.checkUTF8(data)
     } catch ManifestError.invalidUTF8(let offset, let line, let column) {
@@ -174,7 +174,7 @@ public struct LeakBaseline: Sendable, Hashable {
   }
 
   /// The baseline as pretty-printed JSON with sorted keys, ending in a newline.
-  public func jsonData() throws -> Data {
+  package func jsonData() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     var data = try encoder.encode(Document(self))

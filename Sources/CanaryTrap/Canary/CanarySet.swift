@@ -48,7 +48,7 @@ public final class CanarySet: Sendable {
   }
 
   /// The manifest describing this set.
-  public var manifest: CanaryManifest { CanaryManifest(canaries: canaries) }
+  package var manifest: CanaryManifest { CanaryManifest(canaries: canaries) }
 
   private static func uniqueValue(_ shape: CanaryShape, generator: CanaryGenerator) -> String {
     while true {

@@ -54,7 +54,7 @@ public final class KindPlanter: Sendable {
   /// The scope the kind runs in.
   public let trap: CanaryTrap
   /// The kind being planted.
-  public let kindName: String
+  package let kindName: String
   /// Where the kind's canaries count as planted in the user's code: the `runMatrix` call.
   let plantedAt: ReportSourceLocation?
   private let minted = Locked<[Canary]>([])

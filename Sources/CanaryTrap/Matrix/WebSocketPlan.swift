@@ -68,7 +68,7 @@ public struct WebSocketPlan: Sendable, Hashable {
   }
 
   /// `request` carrying this plan in its `httpBody`.
-  public func attached(to request: URLRequest) -> URLRequest {
+  package func attached(to request: URLRequest) -> URLRequest {
     let encoded = Encoded(
       messages: messages.map { message in
         switch message {

@@ -23,9 +23,9 @@ public struct DeliveryEvidence: Sendable {
   /// Every response the transport under test returned.
   public var returned: [ObservedResponse]
   /// Every response the loopback server wrote, with whether it wrote every byte.
-  public var answered: [SentResponse]
+  package var answered: [SentResponse]
   /// Every WebSocket connection the loopback server accepted, with what each side sent.
-  public var webSockets: [WebSocketRecord]
+  package var webSockets: [WebSocketRecord]
 
   /// Creates evidence from its parts.
   package init(

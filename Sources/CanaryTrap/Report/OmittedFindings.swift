@@ -1,12 +1,12 @@
 /// How many findings of one canary in one source were counted but not kept, because the source
 /// held more than ``ScanOptions/maxFindingsPerCanary`` of them.
-public struct OmittedFindings: Sendable, Hashable {
+package struct OmittedFindings: Sendable, Hashable {
   /// The canary whose extra findings were dropped.
-  public var canary: Canary
+  package var canary: Canary
   /// The source they were found in.
-  public var source: String
+  package var source: String
   /// How many were counted and not kept.
-  public var count: Int
+  package var count: Int
 
   /// Creates a count of omitted findings.
   package init(canary: Canary, source: String, count: Int) {
@@ -18,7 +18,7 @@ public struct OmittedFindings: Sendable, Hashable {
 
 extension LeakReport {
   /// The findings counted but not kept, for the canaries of this report, source by source.
-  public var omittedFindings: [OmittedFindings] {
+  package var omittedFindings: [OmittedFindings] {
     let counted = sources.flatMap(\.omittedFindings)
     // Most reports omit nothing: the set of a large manifest's canaries is then never built.
     guard !counted.isEmpty else { return [] }
@@ -27,7 +27,7 @@ extension LeakReport {
   }
 
   /// Every finding, kept or only counted: exact whatever the cap.
-  public var totalFindingCount: Int { findings.count + omittedFindings.reduce(0) { $0 + $1.count } }
+  package var totalFindingCount: Int { findings.count + omittedFindings.reduce(0) { $0 + $1.count } }
 
   /// One sentence saying how many findings the cap left out, or `nil` when none were.
   var omittedFindingsSummary: String? {

@@ -21,7 +21,7 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
   case html
 
   /// The file name extension, without the leading dot, such as `junit.xml`.
-  public var fileExtension: String {
+  package var fileExtension: String {
     switch self {
     case .text: "txt"
     case .json: "json"
@@ -32,7 +32,7 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The MIME type of the rendered bytes.
-  public var mediaType: String {
+  package var mediaType: String {
     switch self {
     case .text: "text/plain; charset=utf-8"
     case .json: "application/json"

@@ -4,7 +4,7 @@ extension CanaryTrap {
   /// How a scope scans, which sinks it reads, and where it writes its report.
   public struct Configuration: Sendable {
     /// The encodings and fragment length the scanner searches for.
-    public var scanOptions: ScanOptions
+    package var scanOptions: ScanOptions
     /// Whether the scope also scans what the process writes to standard output and error.
     public var captureStandardStreams: Bool
     /// Sinks read at the end of every run, in addition to those added to the scope; every scope
@@ -35,14 +35,13 @@ extension CanaryTrap {
 
     /// Creates a configuration; the report directory defaults to `CANARY_TRAP_REPORT_DIR`.
     public init(
-      scanOptions: ScanOptions = ScanOptions(),
       captureStandardStreams: Bool = true,
       sinks: [any LeakSink] = [],
       reportDirectory: URL? = Configuration.environmentReportDirectory,
       requestDeadline: Duration = .seconds(15),
       scopeDeadline: Duration = .seconds(180)
     ) {
-      self.scanOptions = scanOptions
+      self.scanOptions = ScanOptions()
       self.captureStandardStreams = captureStandardStreams
       self.sinks = sinks
       self.reportDirectory = reportDirectory

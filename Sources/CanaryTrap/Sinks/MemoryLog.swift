@@ -87,7 +87,7 @@ public final class MemoryLog: LeakSink, LogSink, ImmediatelyBeginningSink, Dropp
   }
 
   /// Every entry kept so far, in order (raw bytes decoded as UTF-8, invalid bytes replaced).
-  public var lines: [String] {
+  package var lines: [String] {
     storage.withLock { $0.entries }
   }
 
@@ -108,7 +108,7 @@ public final class MemoryLog: LeakSink, LogSink, ImmediatelyBeginningSink, Dropp
 
   /// Removes everything kept so far; open windows start again at the (now empty) end. The
   /// dropped counters are kept, so a window still knows what it lost.
-  public func clear() {
+  package func clear() {
     storage.withLock { storage in
       storage.entries = []
       storage.bytes = Data()
@@ -117,7 +117,7 @@ public final class MemoryLog: LeakSink, LogSink, ImmediatelyBeginningSink, Dropp
   }
 
   /// A closure that writes each string it gets as a line, for loggers that take `(String) -> Void`.
-  public var asClosure: @Sendable (String) -> Void {
+  package var asClosure: @Sendable (String) -> Void {
     { [self] line in self.write(line) }
   }
 

@@ -50,7 +50,7 @@ public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSi
 
   /// Records the metrics of `task`: one line for the task, one per transaction, and with
   /// ``Detail/full`` one per request and response header field of each transaction.
-  public func record(_ task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+  package func record(_ task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
     let seconds = metrics.taskInterval.duration
     var lines = [
       "task \(task.taskIdentifier)\(described(task)): \(metrics.transactionMetrics.count) transactions,"
@@ -81,7 +81,7 @@ public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSi
 
   /// Records how `task` ended: its status, or its error (with ``Detail/full``, the error's
   /// description and failing URL too).
-  public func record(_ task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+  package func record(_ task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     guard let error else {
       let status = (task.response as? HTTPURLResponse)?.statusCode ?? 0
       let url = detail == .full ? " \(task.originalRequest?.url?.absoluteString ?? "-")" : ""

@@ -48,15 +48,15 @@ public struct MultipartBody: Sendable {
   }
 
   /// How much of a body the parser keeps.
-  public struct Limits: Sendable {
+  package struct Limits: Sendable {
     /// The most parts kept; later parts are counted in ``MultipartBody/droppedParts``.
-    public var maxParts: Int
+    package var maxParts: Int
     /// The most header fields kept per part; later ones are counted in
     /// ``MultipartBody/droppedHeaderFields``.
-    public var maxHeaderFields: Int
+    package var maxHeaderFields: Int
 
     /// Creates limits; the defaults keep 1,000 parts of up to 100 header fields each.
-    public init(maxParts: Int = 1000, maxHeaderFields: Int = 100) {
+    package init(maxParts: Int = 1000, maxHeaderFields: Int = 100) {
       self.maxParts = max(0, maxParts)
       self.maxHeaderFields = max(0, maxHeaderFields)
     }
@@ -74,13 +74,13 @@ public struct MultipartBody: Sendable {
   public var isComplete: Bool
 
   /// Parses `body` when `contentType` is `multipart/...` with a boundary; nil otherwise.
-  public init?(contentType: String, body: Data, limits: Limits = Limits()) {
+  package init?(contentType: String, body: Data, limits: Limits = Limits()) {
     guard let boundary = Self.boundary(inContentType: contentType) else { return nil }
     self.init(boundary: boundary, body: body, limits: limits)
   }
 
   /// Parses `body` split by `boundary`.
-  public init(boundary: String, body: Data, limits: Limits = Limits()) {
+  package init(boundary: String, body: Data, limits: Limits = Limits()) {
     self.boundary = boundary
     let parsed = MultipartParser.parse(Array(body), boundary: Array(boundary.utf8), limits: limits)
     parts = parsed.parts

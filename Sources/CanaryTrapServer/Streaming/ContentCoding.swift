@@ -13,13 +13,13 @@ public enum ContentCoding: String, Sendable, CaseIterable {
   public static let defaultLimit = 16 * 1024 * 1024
 
   /// Why a body could not be encoded.
-  public struct TooLarge: Error, CustomStringConvertible, Equatable {
+  package struct TooLarge: Error, CustomStringConvertible, Equatable {
     /// The size of the body that was refused.
-    public var bytes: Int
+    package var bytes: Int
     /// The limit it passed.
-    public var limit: Int
+    package var limit: Int
     /// Says what was refused and why.
-    public var description: String {
+    package var description: String {
       "a body of \(bytes) bytes is over the \(limit)-byte limit for compressed responses"
     }
   }
