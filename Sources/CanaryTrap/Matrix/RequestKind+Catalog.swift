@@ -12,7 +12,7 @@ extension RequestKind {
   }
 
   /// The built-in kind named `name`, if any.
-  package static func named(_ name: String) -> RequestKind? {
+  public static func named(_ name: String) -> RequestKind? {
     all.first { $0.name == name }
   }
 }

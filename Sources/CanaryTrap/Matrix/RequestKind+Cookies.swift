@@ -6,7 +6,7 @@ import Foundation
 
 extension RequestKind {
   /// Cookies the app sends in its `Cookie` header.
-  public static let requestCookies = RequestKind(
+  package static let requestCookies = RequestKind(
     name: "request-cookies", summary: "a Cookie header with two cookies"
   ) {
     p in

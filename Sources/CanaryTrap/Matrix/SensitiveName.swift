@@ -52,11 +52,11 @@ public struct SensitiveName: Sendable, Hashable {
   /// What the name carries.
   public let category: Category
   /// The shape of the canary planted under the name.
-  public let shape: CanaryShape
+  package let shape: CanaryShape
   /// Every place the name is planted in.
-  public let places: Set<Place>
+  package let places: Set<Place>
   /// Where the name is documented: an OWASP list, an RFC, a vendor's documented parameter.
-  public let source: String
+  package let source: String
 
   /// Creates an entry.
   public init(

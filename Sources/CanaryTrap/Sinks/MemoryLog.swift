@@ -13,15 +13,15 @@ public final class MemoryLog: LeakSink, LogSink, ImmediatelyBeginningSink, Dropp
   /// The name findings use, `memory-log` unless told otherwise.
   public let name: String
   /// How much the log keeps before it drops what is written.
-  public let limit: Limit
+  package let limit: Limit
   private let storage = Locked(Storage())
 
   /// How much a memory log keeps: a write that would pass either bound is dropped and counted.
   public struct Limit: Sendable, Hashable {
     /// The most bytes kept (64 MiB by default).
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// The most writes (lines or byte chunks) kept (1,000,000 by default).
-    public var maxLines: Int
+    package var maxLines: Int
 
     /// Creates a limit.
     public init(maxBytes: Int = 64 << 20, maxLines: Int = 1_000_000) {
@@ -97,12 +97,12 @@ public final class MemoryLog: LeakSink, LogSink, ImmediatelyBeginningSink, Dropp
   }
 
   /// How many bytes were dropped past the limit since the log was created.
-  public var droppedBytes: Int {
+  package var droppedBytes: Int {
     storage.withLock { $0.dropped.bytes }
   }
 
   /// How many writes were dropped past the limit since the log was created.
-  public var droppedWrites: Int {
+  package var droppedWrites: Int {
     storage.withLock { $0.dropped.writes }
   }
 
