@@ -10,7 +10,7 @@ public struct RecordedRequest: Sendable {
   /// The method token as sent, such as `POST`; empty when the request line was unreadable.
   public var method: String
   /// The request-target exactly as sent (origin form `/a?b`, absolute form `http://h/a`, ...).
-  public var target: String
+  package var target: String
   /// The path, still percent-encoded, without the query.
   public var path: String
   /// The query after `?`, still percent-encoded, or nil.
@@ -26,12 +26,12 @@ public struct RecordedRequest: Sendable {
   /// The exact bytes received for this request.
   package var raw: Data
   /// Why the request was malformed, or nil for a well-formed request.
-  public var malformed: String?
+  package var malformed: String?
   /// When the request was complete (or given up on).
   package var receivedAt: Date
   /// Bytes of ``body`` and then ``raw`` not kept because the server's record reached
   /// ``LoopbackServer/Configuration/maxRecordedBytes`` (the handler saw them all); 0 when whole.
-  public var droppedBytes: Int = 0
+  package var droppedBytes: Int = 0
 
   /// Creates a recorded request; the server makes these, tests may too.
   package init(

@@ -20,7 +20,7 @@ public struct ServerResponse: Sendable {
   }
 
   /// A way to break the exchange on purpose, to exercise the app's error paths.
-  public enum Fault: Sendable, Hashable {
+  package enum Fault: Sendable, Hashable {
     /// Close the connection without sending a final response: only the response's informational
     /// (`1xx`) responses, if any, go first.
     case closeBeforeResponse
@@ -118,7 +118,7 @@ public struct ServerResponse: Sendable {
   }
 
   /// A copy that injects `fault`.
-  public func failing(with fault: Fault) -> ServerResponse {
+  package func failing(with fault: Fault) -> ServerResponse {
     var copy = self
     copy.fault = fault
     return copy

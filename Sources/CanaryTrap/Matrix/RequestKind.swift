@@ -52,7 +52,7 @@ public struct RequestKind: Sendable {
 /// remembers which canaries belong to the kind.
 public final class KindPlanter: Sendable {
   /// The scope the kind runs in.
-  public let trap: CanaryTrap
+  package let trap: CanaryTrap
   /// The kind being planted.
   package let kindName: String
   /// Where the kind's canaries count as planted in the user's code: the `runMatrix` call.
@@ -81,7 +81,7 @@ public final class KindPlanter: Sendable {
   package static let firstDataSegment = 2
 
   /// The canaries minted for this kind so far.
-  public var canaries: [Canary] { minted.current }
+  package var canaries: [Canary] { minted.current }
 
   /// Mints a canary for `location`, proven at its location unless `proof` says otherwise.
   public func canary(_ shape: CanaryShape, at location: CanaryLocation, proof: DeliveryProof = .atLocation)

@@ -27,7 +27,7 @@ public final class CanaryTrap: Sendable {
   /// The scope's own loopback server; script its routes with `server.on(…)`.
   public let server: LoopbackServer
   /// Every canary planted in this scope.
-  public let canaries: CanarySet
+  package let canaries: CanarySet
   /// A harmless marker unique to this scope, planted where a sane logger prints it (the first
   /// path segment of every matrix request) so that a sink that recorded nothing of the run is
   /// reported silent; see ``RequestKind`` for the URL convention.

@@ -63,15 +63,15 @@ public struct MultipartBody: Sendable {
   }
 
   /// The boundary separating the parts.
-  public var boundary: String
+  package var boundary: String
   /// The parts in order, at most ``Limits/maxParts``.
   public var parts: [Part]
   /// How many parts were found past ``Limits/maxParts`` and not kept.
-  public var droppedParts: Int
+  package var droppedParts: Int
   /// How many header fields were found past ``Limits/maxHeaderFields`` in a part and not kept.
-  public var droppedHeaderFields: Int
+  package var droppedHeaderFields: Int
   /// Whether the body ended with the close delimiter `--boundary--`.
-  public var isComplete: Bool
+  package var isComplete: Bool
 
   /// Parses `body` when `contentType` is `multipart/...` with a boundary; nil otherwise.
   package init?(contentType: String, body: Data, limits: Limits = Limits()) {

@@ -4,14 +4,14 @@ import Foundation
 /// `103 Early Hints` with `Link` fields: a status line and fields, never a body.
 public struct InformationalResponse: Sendable, Hashable {
   /// The status code, such as 103; sent as given (`101` is for protocol switches, not this).
-  public var status: Int
+  package var status: Int
   /// The reason phrase; nil uses the standard phrase for ``status``.
-  public var reason: String?
+  package var reason: String?
   /// The header fields, in order.
-  public var headers: HTTPHeaders
+  package var headers: HTTPHeaders
 
   /// Creates an informational response.
-  public init(status: Int, reason: String? = nil, headers: HTTPHeaders = HTTPHeaders()) {
+  public init(status: Int, reason: String? = nil, headers: HTTPHeaders = [:]) {
     self.status = status
     self.reason = reason
     self.headers = headers

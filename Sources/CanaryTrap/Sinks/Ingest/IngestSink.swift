@@ -131,7 +131,7 @@ public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink 
   public var url: URL { server.baseURL }
 
   /// The port the listener is bound to.
-  public var port: UInt16 { server.port }
+  package var port: UInt16 { server.port }
 
   /// Sets what the next uploads are answered, in order; the last answer repeats (such as
   /// `[.tooManyRequests(retryAfter: 1), .ok]` to run a retry).
