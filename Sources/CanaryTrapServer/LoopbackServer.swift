@@ -196,7 +196,7 @@ public final class LoopbackServer: Sendable {
   }
 
   /// Answers every request no route matches (by default: 404 `no route`).
-  public func setFallback(_ handler: @escaping @Sendable (RecordedRequest) -> ServerResponse) {
+  package func setFallback(_ handler: @escaping @Sendable (RecordedRequest) -> ServerResponse) {
     state.setFallback(handler)
   }
 

@@ -25,7 +25,7 @@ public struct WebSocketPlan: Sendable, Hashable {
   public var closeReason: String
 
   /// Creates a plan.
-  public init(
+  package init(
     messages: [WebSocketMessage], expectedServerMessages: Int, closeCode: UInt16 = 1000,
     closeReason: String = ""
   ) {

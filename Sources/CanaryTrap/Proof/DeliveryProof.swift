@@ -9,7 +9,7 @@ public struct DeliveryProof: Sendable {
   package let check: @Sendable (Canary, DeliveryEvidence) -> CanaryDelivery.Status
 
   /// Creates a proof from a check.
-  public init(_ check: @escaping @Sendable (Canary, DeliveryEvidence) -> CanaryDelivery.Status) {
+  package init(_ check: @escaping @Sendable (Canary, DeliveryEvidence) -> CanaryDelivery.Status) {
     self.check = check
   }
 

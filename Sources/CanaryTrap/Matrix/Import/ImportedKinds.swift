@@ -33,7 +33,7 @@ public struct ImportedKinds: Sendable {
   /// The constructs not planted, at most ``ImportLimits/maxSkippedRecorded`` of them.
   public let skipped: [Skipped]
   /// How many constructs were not planted, the unrecorded ones beyond the limit included.
-  package let skippedCount: Int
+  public let skippedCount: Int
   /// The parameters the document marks `"x-canary": false` (not secret: sent with their example
   /// or a plain value, never a canary), at most ``ImportLimits/maxSkippedRecorded`` of them; they
   /// do not make the import incomplete.
@@ -77,7 +77,7 @@ public struct ImportLimits: Sendable, Hashable {
 }
 
 /// Why a document could not be read into kinds.
-public enum KindImportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum KindImportError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The document is larger than ``ImportLimits/maxDocumentBytes``.
   case tooLarge(bytes: Int, limit: Int)
   /// The document is not JSON (a YAML OpenAPI document must be converted to JSON first).
@@ -90,7 +90,7 @@ public enum KindImportError: Error, Sendable, Equatable, CustomStringConvertible
   case incomplete(skipped: [ImportedKinds.Skipped], count: Int)
 
   /// What is wrong, and where.
-  public var description: String {
+  package var description: String {
     switch self {
     case .tooLarge(let bytes, let limit):
       "the document is \(bytes) bytes, more than the limit of \(limit) bytes"

@@ -16,9 +16,9 @@ public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink 
   /// The name findings use, `ingest` unless told otherwise.
   public let name: String
   /// How much the sink keeps.
-  public let limit: Limit
+  package let limit: Limit
   /// How long the scope waits for uploads before reading the sink.
-  public let settle: Settle
+  package let settle: Settle
   let server: LoopbackServer
   let storage: Locked<Storage>
 
