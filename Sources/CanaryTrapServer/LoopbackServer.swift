@@ -6,7 +6,7 @@ import Foundation
 ///
 /// It binds only 127.0.0.1 (or ::1) on an ephemeral port, runs one dedicated I/O thread with
 /// epoll (Linux) or poll, and never blocks the cooperative thread pool. Handlers are synchronous
-/// closures called on that I/O thread: keep them quick (use ``ServerResponse/delay`` to answer
+/// closures called on that I/O thread: keep them quick (use ``ServerResponse/delayed(by:)`` to answer
 /// late without stalling other connections).
 ///
 /// Parsing is strict where ambiguity could hide a leak and lenient where clients differ: a bare LF
@@ -57,7 +57,7 @@ public final class LoopbackServer: Sendable {
     /// and raw bytes cut, counted in ``RecordedRequest/droppedBytes`` and
     /// ``ServerCounters/bytesDropped``.
     package var maxRecordedBytes: Int = 64 * 1024 * 1024
-    /// The most WebSocket messages from clients kept in ``LoopbackServer/webSockets`` (their bytes
+    /// The most WebSocket messages from clients kept in `LoopbackServer.webSockets` (their bytes
     /// also count toward ``maxRecordedBytes``); later ones are counted in
     /// ``ServerCounters/webSocketMessagesDropped``.
     package var maxRecordedWebSocketMessages: Int = 10_000
@@ -83,7 +83,7 @@ public final class LoopbackServer: Sendable {
     /// one that holds 64 KiB or more while the total is past this is answered with close code 1013
     /// and closed, counted in ``ServerCounters/webSocketsClosedOverBudget``.
     package var maxBufferedRequestBytes: Int = 64 * 1024 * 1024
-    /// Keeps every WebSocket connection in ``LoopbackServer/webSockets`` (within its limits) even
+    /// Keeps every WebSocket connection in `LoopbackServer.webSockets` (within its limits) even
     /// when ``recordsRequests`` is false: `canary serve` streams requests and writes the
     /// conversations when it stops.
     package var recordsWebSocketsAlways: Bool = false
@@ -151,7 +151,7 @@ public final class LoopbackServer: Sendable {
   }
 
   /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`) for a port on the same host that refuses
-  /// every connection: bound and never listened on, and held until ``stop()`` so that no other
+  /// every connection: bound and never listened on, and held until `stop()` so that no other
   /// socket takes it. Each call while it is held returns the same port.
   public func refusingBaseURL() throws -> URL {
     let port = try lifecycle.withLock { lifecycle -> UInt16 in
@@ -204,7 +204,7 @@ public final class LoopbackServer: Sendable {
   /// script `handler` returns for each: a valid handshake is answered `101`, then the connection
   /// speaks frames (pings answered, the close handshake run, protocol errors closed with 1002,
   /// 1007 or 1009). An invalid handshake is answered 400 (426 for a version other than 13) and
-  /// closed. Every connection is recorded in ``webSockets``.
+  /// closed. Every connection is recorded in `webSockets`.
   public func onWebSocket(_ path: String, _ handler: @escaping @Sendable (RecordedRequest) -> WebSocketScript)
   {
     state.setWebSocketRoute(path, handler)

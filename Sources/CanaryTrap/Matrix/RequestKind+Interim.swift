@@ -8,7 +8,7 @@ extension RequestKind {
   /// The kinds whose canaries travel in parts of a response URLSession does not hand the app (see
   /// <doc:StreamingExchanges>): not part of ``all`` or ``streaming``. Through URLSession their
   /// canaries are undelivered, so a run is inconclusive, never clean; FoundationNetworking stops
-  /// the process on a response with trailers, so run ``responseTrailers`` only through a transport
+  /// the process on a response with trailers, so run `responseTrailers` only through a transport
   /// that reads them.
   public static var interimAndTrailers: [RequestKind] { [earlyHints, responseTrailers] }
 

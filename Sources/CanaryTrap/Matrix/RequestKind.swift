@@ -30,7 +30,7 @@ public struct RequestKind: Sendable {
   /// How the kind's exchanges fail on purpose, or nil when they succeed. The matrix then expects
   /// every request of the kind to fail that way: the transport must throw, or return one of the
   /// failure's statuses, and a request that succeeds instead makes the run inconclusive (the
-  /// app's error path never ran). See ``failures``.
+  /// app's error path never ran). See `failures`.
   public let failure: ExchangeFailure?
   /// Mints the kind's canaries, scripts the server and returns the requests, sent in order.
   public let plant: @Sendable (KindPlanter) throws -> [URLRequest]

@@ -19,7 +19,7 @@ public struct LeakFinding: Sendable, Hashable {
   public var plantedAt: ReportSourceLocation?
 
   /// The encoding chain as reports print it, such as `raw`, `sha256-hex` or
-  /// `json-escaped → base64` (see ``EncodingChain/description``).
+  /// `json-escaped → base64` (see `EncodingChain.description`).
   public var encoding: String { encodings.description }
 
   /// Creates a finding.

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Plant canaries with ``canary(_:at:fileID:filePath:line:column:)``, point the app's real
 /// transport at ``baseURL``, hand the app's logger a ``memoryLog(_:limit:)``, and end with
-/// ``finish()``: every sink is scanned for
+/// `finish()`: every sink is scanned for
 /// every canary in every encoding, every canary's delivery is proven, and a ``LeakReport`` says
 /// what leaked where. Many scopes run in parallel in one process without seeing each other's
 /// traffic, because each owns its server, its canaries and its sinks.
@@ -37,7 +37,7 @@ public final class CanaryTrap: Sendable {
   /// When the scope was created; reports give it as the run's start.
   let createdAt = Date()
 
-  /// Creates a scope; call ``start()`` before sending requests to ``baseURL``.
+  /// Creates a scope; call `start()` before sending requests to ``baseURL``.
   package init(
     title: String, configuration: Configuration = Configuration(),
     sourceLocation: ReportSourceLocation? = nil

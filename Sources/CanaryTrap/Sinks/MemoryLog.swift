@@ -3,8 +3,8 @@ import Foundation
 
 /// A thread-safe log held in memory: hand it to the app's logger, and the scope scans every byte.
 ///
-/// It keeps what is written to it, as lines and as bytes, up to its ``limit``; a write past the
-/// limit is dropped whole and counted (``droppedBytes``), and a scope whose window lost a write
+/// It keeps what is written to it, as lines and as bytes, up to its `limit`; a write past the
+/// limit is dropped whole and counted (`droppedBytes`), and a scope whose window lost a write
 /// cannot be clean for this log (see <doc:Sinks>). Each scope reading it sees only what was
 /// written during its own window, so one log in a suite's configuration can serve tests running
 /// in parallel. A log the scope created with ``CanaryTrap/memoryLog(_:limit:)`` belongs to that

@@ -13,7 +13,7 @@ import Foundation
 /// call ``record(_:didFinishCollecting:)`` and ``record(_:didCompleteWithError:)`` from your own
 /// delegate, and add it to the scope with `await trap.addSink(_:)`. Any line proves it heard the
 /// run (``HearingRule/anyByteDuringScope``). Lines past its ``MemoryLog/Limit`` are dropped and
-/// counted (``droppedLines``), and the run cannot then be clean.
+/// counted (`droppedLines`), and the run cannot then be clean.
 public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSink, ImmediatelyBeginningSink,
   DroppingSink, @unchecked Sendable
 {
@@ -50,7 +50,7 @@ public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSi
 
   /// Records the metrics of `task`: one line for the task, one per transaction, and with
   /// ``Detail/full`` one per request and response header field of each transaction.
-  package func record(_ task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+  public func record(_ task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
     let seconds = metrics.taskInterval.duration
     var lines = [
       "task \(task.taskIdentifier)\(described(task)): \(metrics.transactionMetrics.count) transactions,"
@@ -81,7 +81,7 @@ public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSi
 
   /// Records how `task` ended: its status, or its error (with ``Detail/full``, the error's
   /// description and failing URL too).
-  package func record(_ task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+  public func record(_ task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     guard let error else {
       let status = (task.response as? HTTPURLResponse)?.statusCode ?? 0
       let url = detail == .full ? " \(task.originalRequest?.url?.absoluteString ?? "-")" : ""

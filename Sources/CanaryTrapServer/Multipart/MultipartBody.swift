@@ -9,10 +9,10 @@ import Foundation
 /// the line break (or by `--` for the close delimiter); the preamble before the first delimiter and
 /// the epilogue after the close delimiter are ignored; each part's header fields end at the first
 /// empty line, and folded header lines are joined. It tolerates LF instead of CRLF and a missing
-/// close delimiter (the last part then runs to the end of the body, and ``isComplete`` is false).
+/// close delimiter (the last part then runs to the end of the body, and `isComplete` is false).
 ///
-/// Hostile bodies stay bounded: at most ``Limits/maxParts`` parts and ``Limits/maxHeaderFields``
-/// header fields per part are kept, and ``droppedParts`` and ``droppedHeaderFields`` count the rest.
+/// Hostile bodies stay bounded: at most `Limits.maxParts` parts and `Limits.maxHeaderFields`
+/// header fields per part are kept, and `droppedParts` and `droppedHeaderFields` count the rest.
 public struct MultipartBody: Sendable {
   /// One part of the body.
   public struct Part: Sendable {
@@ -49,10 +49,10 @@ public struct MultipartBody: Sendable {
 
   /// How much of a body the parser keeps.
   package struct Limits: Sendable {
-    /// The most parts kept; later parts are counted in ``MultipartBody/droppedParts``.
+    /// The most parts kept; later parts are counted in `MultipartBody.droppedParts`.
     package var maxParts: Int
     /// The most header fields kept per part; later ones are counted in
-    /// ``MultipartBody/droppedHeaderFields``.
+    /// `MultipartBody.droppedHeaderFields`.
     package var maxHeaderFields: Int
 
     /// Creates limits; the defaults keep 1,000 parts of up to 100 header fields each.
@@ -64,11 +64,11 @@ public struct MultipartBody: Sendable {
 
   /// The boundary separating the parts.
   package var boundary: String
-  /// The parts in order, at most ``Limits/maxParts``.
+  /// The parts in order, at most `Limits.maxParts`.
   public var parts: [Part]
-  /// How many parts were found past ``Limits/maxParts`` and not kept.
+  /// How many parts were found past `Limits.maxParts` and not kept.
   package var droppedParts: Int
-  /// How many header fields were found past ``Limits/maxHeaderFields`` in a part and not kept.
+  /// How many header fields were found past `Limits.maxHeaderFields` in a part and not kept.
   package var droppedHeaderFields: Int
   /// Whether the body ended with the close delimiter `--boundary--`.
   package var isComplete: Bool

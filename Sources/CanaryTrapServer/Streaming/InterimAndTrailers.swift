@@ -34,7 +34,7 @@ extension ServerResponse {
   }
 
   /// A copy whose chunked body ends with one more trailer field `name: value` (earlier ones are
-  /// kept). Only a ``Body/chunked(_:)`` body carries trailers; add a `Trailer` header naming them
+  /// kept). Only a `Body.chunked(_:)` body carries trailers; add a `Trailer` header naming them
   /// when the client should expect them.
   public func trailer(_ name: String, _ value: String) -> ServerResponse {
     var copy = self

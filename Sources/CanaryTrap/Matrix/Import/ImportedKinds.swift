@@ -30,12 +30,12 @@ public struct ImportedKinds: Sendable {
   public let kinds: [RequestKind]
   /// What each kind plants, in the order of ``kinds``.
   package let plans: [Plan]
-  /// The constructs not planted, at most ``ImportLimits/maxSkippedRecorded`` of them.
+  /// The constructs not planted, at most `ImportLimits.maxSkippedRecorded` of them.
   public let skipped: [Skipped]
   /// How many constructs were not planted, the unrecorded ones beyond the limit included.
   public let skippedCount: Int
   /// The parameters the document marks `"x-canary": false` (not secret: sent with their example
-  /// or a plain value, never a canary), at most ``ImportLimits/maxSkippedRecorded`` of them; they
+  /// or a plain value, never a canary), at most `ImportLimits.maxSkippedRecorded` of them; they
   /// do not make the import incomplete.
   package let declined: [Skipped]
   /// How many parameters were declined, the unrecorded ones beyond the limit included.

@@ -51,7 +51,7 @@ public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink 
   }
 
   /// How long the scope waits for uploads, since SDKs batch and flush on timers: until no upload
-  /// arrived for ``quiet``, or, when none arrived at all, until ``timeout``.
+  /// arrived for `quiet`, or, when none arrived at all, until `timeout`.
   public struct Settle: Sendable, Hashable {
     /// How long without a new upload counts as settled (250 ms by default).
     package var quiet: Duration
