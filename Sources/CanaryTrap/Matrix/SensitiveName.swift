@@ -1,5 +1,5 @@
 /// A name that carries a secret or personal data in real APIs, with the places it appears in and
-/// the shape of the value it carries: one entry of the catalog ``RequestKind/sensitiveNames``
+/// the shape of the value it carries: one entry of the catalog `RequestKind.sensitiveNames`
 /// plants.
 ///
 /// The catalog ``catalog`` is plain data: filter it to a subset, append entries of your own, and

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a WebSocket client does after its opening handshake, carried by each request of
-/// ``RequestKind/webSocketChat``: the messages to send, how many of the server's messages to read,
+/// `RequestKind.webSocketChat`: the messages to send, how many of the server's messages to read,
 /// and the close frame to end with.
 ///
 /// The request itself is the handshake: a `ws://` URL and its header fields (the subprotocols to

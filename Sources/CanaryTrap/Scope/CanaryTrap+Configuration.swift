@@ -15,7 +15,7 @@ extension CanaryTrap {
     /// How long one request of ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)`` may take before it is
     /// cancelled and reported (the run is then inconclusive); 15 seconds unless told otherwise.
     public var requestDeadline: Duration
-    /// How long the whole scope may take, counted from ``CanaryTrap/start()`` in time the process
+    /// How long the whole scope may take, counted from the scope's start in time the process
     /// could run (stalls of every cooperative thread are given back, up to four times this): matrix
     /// requests still running then are cancelled and requests not yet sent are not sent, each
     /// reported; a test body still running shortly after it makes the run inconclusive and stops
