@@ -8,7 +8,7 @@ public enum WebSocketMessage: Sendable, Hashable {
   case binary(Data)
 
   /// The message's payload bytes.
-  package var payload: Data {
+  public var payload: Data {
     switch self {
     case .text(let text): Data(text.utf8)
     case .binary(let data): data
