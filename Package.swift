@@ -12,7 +12,6 @@ let package = Package(
     .library(name: "CanaryTrap", targets: ["CanaryTrap"]),
     .library(name: "CanaryTrapTesting", targets: ["CanaryTrapTesting"]),
     .executable(name: "canary", targets: ["canary"]),
-    .executable(name: "canary-bench", targets: ["canary-bench"]),
   ],
   targets: [
     // The bottom layer, under both the server and the core: the lock wrapper, checksums, hashes and

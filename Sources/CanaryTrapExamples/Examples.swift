@@ -17,10 +17,10 @@ import Foundation
 ///   (``WebSocketChatClient/printedLine(_:)``) or as shapes only (``WebSocketChatClient/redactedLine(_:)``).
 /// - ``BreadcrumbUploader`` records a breadcrumb of every request and uploads them in batches,
 ///   zlib-compressed: with full URLs (``BreadcrumbUploader/Detail/full``) or routes only.
-public enum Examples {}
+package enum Examples {}
 
 /// Something that sends a request and returns the response, the seam every example fills.
-public protocol HTTPClientTransport: Sendable {
+package protocol HTTPClientTransport: Sendable {
   /// Sends `request` and returns the response body and the response.
   func send(_ request: URLRequest) async throws -> (Data, URLResponse)
 }

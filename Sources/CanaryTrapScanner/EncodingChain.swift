@@ -5,17 +5,17 @@ import Foundation
 ///
 /// Reports render it as the step names joined by an arrow, such as `json-escaped → base64`; a
 /// single step renders as its own name (`raw`, `percent`, `sha256-hex`).
-public struct EncodingChain: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct EncodingChain: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The steps, innermost (applied first) to outermost; never empty.
-  public let steps: [ScanEncoding]
+  package let steps: [ScanEncoding]
 
   /// A chain of `steps`, innermost first; an empty list means the raw value.
-  public init(_ steps: [ScanEncoding]) {
+  package init(_ steps: [ScanEncoding]) {
     self.steps = steps.isEmpty ? [.raw] : steps
   }
 
   /// A chain of one encoding.
-  public init(_ encoding: ScanEncoding) { steps = [encoding] }
+  package init(_ encoding: ScanEncoding) { steps = [encoding] }
 
   /// The chain of one encoding, built once: a compiled set names one for each of its literals.
   static func single(_ encoding: ScanEncoding) -> EncodingChain { singles[encoding.ordinal] }
@@ -36,11 +36,11 @@ public struct EncodingChain: Sendable, Hashable, Comparable, CustomStringConvert
   }
 
   /// The outermost step: the form the bytes have in the sink.
-  public var outermost: ScanEncoding { steps[steps.count - 1] }
+  package var outermost: ScanEncoding { steps[steps.count - 1] }
 
   /// The step names joined by ` → `, innermost first.
-  public var description: String { steps.map(\.rawValue).joined(separator: " → ") }
+  package var description: String { steps.map(\.rawValue).joined(separator: " → ") }
 
   /// Orders chains by their rendered names, so reports sort the same way every run.
-  public static func < (lhs: EncodingChain, rhs: EncodingChain) -> Bool { lhs.description < rhs.description }
+  package static func < (lhs: EncodingChain, rhs: EncodingChain) -> Bool { lhs.description < rhs.description }
 }

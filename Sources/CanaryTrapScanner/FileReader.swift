@@ -7,12 +7,12 @@ import Foundation
 #endif
 
 /// Why a scan could not read its input.
-public enum ScanError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ScanError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The path could not be opened or read.
   case unreadable(path: String, reason: String)
 
   /// A one-line reason naming the path.
-  public var description: String {
+  package var description: String {
     switch self {
     case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
     }

@@ -14,11 +14,11 @@ import Foundation
 /// compression, and values a sink splits apart are not found (fragments of at least
 /// ``ScanOptions/minFragment`` bytes are, and so is a value a wrapping logger cut once across
 /// two lines).
-public final class LeakScanner: Sendable {
+package final class LeakScanner: Sendable {
   /// The canaries searched for.
-  public let canaries: [Canary]
+  package let canaries: [Canary]
   /// The options the scanner was built with.
-  public let options: ScanOptions
+  package let options: ScanOptions
   /// Every literal searched: each canary in each enabled encoding, composed chains, and anchors
   /// (``ScanPattern/isAnchor``). Case-insensitive and fragment matches are searched from the
   /// `raw` pattern.
@@ -48,7 +48,7 @@ public final class LeakScanner: Sendable {
   let chunkSize: Int
 
   /// Compiles the search for `canaries` with `options`.
-  public convenience init(canaries: [Canary], options: ScanOptions = ScanOptions()) {
+  package convenience init(canaries: [Canary], options: ScanOptions = ScanOptions()) {
     self.init(canaries: canaries, options: options, chunkSize: ScanStream.defaultChunkSize)
   }
 
@@ -62,19 +62,19 @@ public final class LeakScanner: Sendable {
   }
 
   /// A stream that scans one source fed in chunks.
-  public func makeStream(source: String) -> ScanStream {
+  package func makeStream(source: String) -> ScanStream {
     ScanStream(matcher: matcher, canaries: canaries, source: source, options: options, chunkSize: chunkSize)
   }
 
   /// Every finding in `data`, in offset order (at most ``ScanOptions/maxFindingsPerCanary`` per
   /// canary).
-  public func scan(_ data: Data, source: String) -> [LeakFinding] {
+  package func scan(_ data: Data, source: String) -> [LeakFinding] {
     scanCounted(data, source: source).findings
   }
 
   /// Scans a sink's content; a file that cannot be read yields no findings and a `.failed`
   /// source naming the reason. The source counts the findings the cap left out.
-  public func scan(_ content: SinkContent) -> (findings: [LeakFinding], source: ScannedSource) {
+  package func scan(_ content: SinkContent) -> (findings: [LeakFinding], source: ScannedSource) {
     if let expanded = scanContainer(content) { return expanded }
     switch content.storage {
     case .bytes(let data):
@@ -102,7 +102,7 @@ public final class LeakScanner: Sendable {
   }
 
   /// Scans a whole file, streaming it in chunks; throws ``ScanError`` when it cannot be read.
-  public func scanFile(at url: URL, source: String) throws -> (
+  package func scanFile(at url: URL, source: String) throws -> (
     findings: [LeakFinding], bytes: Int, omitted: [OmittedFindings]
   ) {
     try scanFile(at: url, from: 0, source: source)

@@ -1,6 +1,6 @@
 /// One way a canary's bytes can be transformed before they reach a sink; a finding names the
 /// chain of them it found (see ``EncodingChain``).
-public enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
+package enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
   /// The value's UTF-8 bytes, exactly.
   case raw
   /// The value with ASCII letters in any case.
@@ -117,5 +117,5 @@ extension ScanEncoding {
 
   /// Hashes the case, not its name: sets of encodings are looked up for every literal of every
   /// canary a scanner compiles.
-  public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+  package func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 }

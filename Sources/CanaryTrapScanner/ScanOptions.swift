@@ -1,31 +1,31 @@
 /// What a ``LeakScanner`` searches for and how much context it reports.
-public struct ScanOptions: Sendable, Hashable {
+package struct ScanOptions: Sendable, Hashable {
   /// The encodings searched; all of them by default.
-  public var encodings: Set<ScanEncoding>
+  package var encodings: Set<ScanEncoding>
   /// The shortest run of a canary's bytes reported as a ``ScanEncoding/fragment``; `nil` turns
   /// fragments off. Values below ``minimumFragmentLength`` are raised to it.
-  public var minFragment: Int?
+  package var minFragment: Int?
   /// The most bytes of context an excerpt shows on each side of a match, never past a line break.
-  public var excerptRadius: Int
+  package var excerptRadius: Int
   /// The most findings kept for one canary in one source (at least 1); further matches are only
   /// counted, in ``ScannedSource/omittedFindings``, so a log full of one canary stays bounded.
-  public var maxFindingsPerCanary: Int
+  package var maxFindingsPerCanary: Int
   /// Limits on what containers (gzip, zlib, zip, tar, SQLite, property lists) may expand to.
-  public var containerLimits = ContainerLimits()
+  package var containerLimits = ContainerLimits()
   /// Limits on what is decoded from the text itself (Foundation's `Data` descriptions, byte
   /// lists, base64 of gzip, zlib or raw deflate).
-  public var decodingLimits = DecodingLimits()
+  package var decodingLimits = DecodingLimits()
 
   /// The shortest fragment ever searched: 8 bytes. Shorter runs of a random value turn up by
   /// chance in ordinary logs (4 bytes gave 52,002 false leaks in a clean 10 MB log).
-  public static let minimumFragmentLength = 8
+  package static let minimumFragmentLength = 8
 
   /// The default of ``maxFindingsPerCanary``.
-  public static let defaultMaxFindingsPerCanary = 100
+  package static let defaultMaxFindingsPerCanary = 100
 
   /// Every encoding, fragments of 16 bytes or more, 20 bytes of context, 100 findings kept per
   /// canary and source.
-  public init() {
+  package init() {
     encodings = Set(ScanEncoding.allCases)
     minFragment = 16
     excerptRadius = 20
@@ -33,7 +33,7 @@ public struct ScanOptions: Sendable, Hashable {
   }
 
   /// Options with the given settings.
-  public init(
+  package init(
     encodings: Set<ScanEncoding>, minFragment: Int? = 16, excerptRadius: Int = 20,
     maxFindingsPerCanary: Int = ScanOptions.defaultMaxFindingsPerCanary
   ) {

@@ -14,7 +14,7 @@
 /// ``omittedFindings``. A buffer of 256 KiB or more is searched as two halves on two threads (the
 /// main pass and the line junction pass), with the findings of one search. Not thread-safe: one
 /// stream belongs to one reader.
-public final class ScanStream {
+package final class ScanStream {
   /// The bytes a buffer holds beyond the overlap before it is scanned.
   static let defaultChunkSize = 1 << 20
 
@@ -93,13 +93,13 @@ public final class ScanStream {
   deinit { buffer.deallocate() }
 
   /// Bytes fed so far (for a file scanned from an offset, not counting the bytes before it).
-  public var bytesScanned: Int { base + count - startOffset }
+  package var bytesScanned: Int { base + count - startOffset }
 
   /// Every finding of the source, kept or not: exact whatever the cap.
-  public var totalFindings: Int { findings.count + omitted.reduce(0, +) }
+  package var totalFindings: Int { findings.count + omitted.reduce(0, +) }
 
   /// How many findings of each canary were counted but not kept, once ``finish()`` was called.
-  public var omittedFindings: [OmittedFindings] {
+  package var omittedFindings: [OmittedFindings] {
     omitted.indices.compactMap { index in
       omitted[index] == 0
         ? nil : OmittedFindings(canary: canaries[index], source: source, count: omitted[index])
@@ -108,10 +108,10 @@ public final class ScanStream {
 
   /// Why decoding what the text shows stopped short (a ``DecodingLimits`` limit), if it did: the
   /// source is then inconclusive, never clean.
-  public var decodingCutShort: String? { decoding?.cutShort }
+  package var decodingCutShort: String? { decoding?.cutShort }
 
   /// Scans the next bytes of the source.
-  public func feed(_ chunk: some Collection<UInt8>) {
+  package func feed(_ chunk: some Collection<UInt8>) {
     precondition(!finished, "ScanStream.feed called after finish()")
     let handled: Void? = chunk.withContiguousStorageIfAvailable { append($0) }
     if handled == nil { Array(chunk).withUnsafeBufferPointer { append($0) } }
@@ -119,7 +119,7 @@ public final class ScanStream {
 
   /// Scans what remains and returns every finding of the source, in offset order. Calling it
   /// again returns the same findings.
-  public func finish() -> [LeakFinding] {
+  package func finish() -> [LeakFinding] {
     if !finished {
       finished = true
       process(final: true)

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// It binds only 127.0.0.1 (or ::1) on an ephemeral port, runs one dedicated I/O thread with
 /// epoll (Linux) or poll, and never blocks the cooperative thread pool. Handlers are synchronous
-/// closures called on that I/O thread: keep them quick (use ``ServerResponse/delay`` to answer
+/// closures called on that I/O thread: keep them quick (use ``ServerResponse/delayed(by:)`` to answer
 /// late without stalling other connections).
 ///
 /// Parsing is strict where ambiguity could hide a leak and lenient where clients differ: a bare LF
@@ -22,9 +22,9 @@ import Foundation
 /// ```
 public final class LoopbackServer: Sendable {
   /// Where and how the server listens.
-  public struct Configuration: Sendable {
+  package struct Configuration: Sendable {
     /// The loopback address to bind.
-    public enum Host: Sendable, Hashable {
+    package enum Host: Sendable, Hashable {
       /// 127.0.0.1.
       case ipv4
       /// ::1.
@@ -32,48 +32,48 @@ public final class LoopbackServer: Sendable {
     }
 
     /// The loopback address to bind; there is no way to bind anything else.
-    public var host: Host = .ipv4
+    package var host: Host = .ipv4
     /// The port; 0 (the default) lets the kernel choose a free one.
-    public var port: UInt16 = 0
+    package var port: UInt16 = 0
     /// The largest request head (or trailer block) accepted; larger ones get 431.
-    public var maxHeaderBytes: Int = 64 * 1024
+    package var maxHeaderBytes: Int = 64 * 1024
     /// The largest request body accepted; larger ones get 413.
-    public var maxBodyBytes: Int = 32 * 1024 * 1024
+    package var maxBodyBytes: Int = 32 * 1024 * 1024
     /// How long a connection with no request in progress may stay open; bytes that do not start
     /// a request (blank lines) do not extend it.
-    public var idleTimeout: Duration = .seconds(30)
+    package var idleTimeout: Duration = .seconds(30)
     /// How long a request head may take from its first byte to its empty line; a slower one gets
     /// 408 and the connection closes, however often bytes trickle in.
-    public var requestHeadTimeout: Duration = .seconds(10)
+    package var requestHeadTimeout: Duration = .seconds(10)
     /// How long a request body may take from the end of its head; a slower one gets 408 and the
     /// connection closes.
-    public var requestBodyTimeout: Duration = .seconds(30)
+    package var requestBodyTimeout: Duration = .seconds(30)
     /// Whether well-formed requests are kept in ``LoopbackServer/requests`` (malformed ones always are).
-    public var recordsRequests: Bool = true
+    package var recordsRequests: Bool = true
     /// The most requests kept in ``LoopbackServer/requests``; later ones are still answered but
     /// only counted in ``ServerCounters/requestsDropped``.
-    public var maxRecordedRequests: Int = 10_000
+    package var maxRecordedRequests: Int = 10_000
     /// The most body and raw bytes kept across the record; a request past it is kept with its body
     /// and raw bytes cut, counted in ``RecordedRequest/droppedBytes`` and
     /// ``ServerCounters/bytesDropped``.
-    public var maxRecordedBytes: Int = 64 * 1024 * 1024
-    /// The most WebSocket messages from clients kept in ``LoopbackServer/webSockets`` (their bytes
+    package var maxRecordedBytes: Int = 64 * 1024 * 1024
+    /// The most WebSocket messages from clients kept in `LoopbackServer.webSockets` (their bytes
     /// also count toward ``maxRecordedBytes``); later ones are counted in
     /// ``ServerCounters/webSocketMessagesDropped``.
-    public var maxRecordedWebSocketMessages: Int = 10_000
+    package var maxRecordedWebSocketMessages: Int = 10_000
     /// The largest WebSocket frame payload a client may send; a larger one is answered with close
     /// code 1009.
-    public var maxWebSocketFrameBytes: Int = 1 << 20
+    package var maxWebSocketFrameBytes: Int = 1 << 20
     /// The largest WebSocket message (its fragments together) a client may send; a larger one is
     /// answered with close code 1009.
-    public var maxWebSocketMessageBytes: Int = 4 << 20
+    package var maxWebSocketMessageBytes: Int = 4 << 20
     /// The most connections open at once; nil picks one below the process's descriptor limit.
     /// When full (or when descriptors run out) the connection idle or mid-request for longest is
     /// closed to make room.
-    public var maxConnections: Int? = nil
+    package var maxConnections: Int? = nil
     /// The most response bytes queued on one connection before the server stops reading from it
     /// (a client that pipelines without reading waits; the others are served).
-    public var maxQueuedResponseBytes: Int = 1024 * 1024
+    package var maxQueuedResponseBytes: Int = 1024 * 1024
     /// The most request bytes (heads and bodies still being received) buffered across all
     /// connections; past it, connections holding a large part of a request are not read until
     /// the total falls again (their clients wait), except one, so that one request always
@@ -82,8 +82,8 @@ public final class LoopbackServer: Sendable {
     /// A WebSocket connection's unread frame bytes and unfinished fragmented message count too;
     /// one that holds 64 KiB or more while the total is past this is answered with close code 1013
     /// and closed, counted in ``ServerCounters/webSocketsClosedOverBudget``.
-    public var maxBufferedRequestBytes: Int = 64 * 1024 * 1024
-    /// Keeps every WebSocket connection in ``LoopbackServer/webSockets`` (within its limits) even
+    package var maxBufferedRequestBytes: Int = 64 * 1024 * 1024
+    /// Keeps every WebSocket connection in `LoopbackServer.webSockets` (within its limits) even
     /// when ``recordsRequests`` is false: `canary serve` streams requests and writes the
     /// conversations when it stops.
     package var recordsWebSocketsAlways: Bool = false
@@ -92,11 +92,11 @@ public final class LoopbackServer: Sendable {
 
     /// The defaults: 127.0.0.1, ephemeral port, 64 KiB heads, 32 MiB bodies, 30 s idle timeout,
     /// 10 s per head and 30 s per body, 10,000 requests and 64 MiB recorded.
-    public init() {}
+    package init() {}
   }
 
   /// The configuration the server was created with.
-  public let configuration: Configuration
+  package let configuration: Configuration
   private let state: ServerState
   /// The running loop and the last bound port, under one lock so they change together.
   private struct Lifecycle {
@@ -108,7 +108,7 @@ public final class LoopbackServer: Sendable {
   private let lifecycle: Locked<Lifecycle>
 
   /// Creates a stopped server; call ``start()``.
-  public init(configuration: Configuration = Configuration()) {
+  package init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
     self.state = ServerState(configuration: configuration)
     self.lifecycle = Locked(Lifecycle(loop: nil, lastPort: configuration.port))
@@ -127,7 +127,7 @@ public final class LoopbackServer: Sendable {
 
   /// Binds, listens and starts the I/O thread; returns once connections are accepted.
   /// Calling it on a running server does nothing.
-  public func start() throws {
+  package func start() throws {
     try lifecycle.withLock { lifecycle in
       guard lifecycle.loop == nil else { return }
       let started = try EventLoop(configuration: configuration, state: state)
@@ -138,7 +138,7 @@ public final class LoopbackServer: Sendable {
   }
 
   /// Closes the listener and every connection and joins the I/O thread; safe to call twice.
-  public func stop() {
+  package func stop() {
     let running = lifecycle.withLock { lifecycle -> EventLoop? in
       defer {
         lifecycle.loop = nil
@@ -151,7 +151,7 @@ public final class LoopbackServer: Sendable {
   }
 
   /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`) for a port on the same host that refuses
-  /// every connection: bound and never listened on, and held until ``stop()`` so that no other
+  /// every connection: bound and never listened on, and held until `stop()` so that no other
   /// socket takes it. Each call while it is held returns the same port.
   public func refusingBaseURL() throws -> URL {
     let port = try lifecycle.withLock { lifecycle -> UInt16 in
@@ -164,10 +164,10 @@ public final class LoopbackServer: Sendable {
   }
 
   /// Whether the server is accepting connections.
-  public var isRunning: Bool { lifecycle.withLock { $0.loop != nil } }
+  package var isRunning: Bool { lifecycle.withLock { $0.loop != nil } }
 
   /// The bound port (the last one, once stopped; the configured one before starting).
-  public var port: UInt16 { lifecycle.withLock { $0.lastPort } }
+  package var port: UInt16 { lifecycle.withLock { $0.lastPort } }
 
   /// The numeric address the listener is bound to, read back from the socket (nil when stopped).
   package var boundAddress: String? { lifecycle.withLock { $0.loop }?.listener.boundAddress }
@@ -196,7 +196,7 @@ public final class LoopbackServer: Sendable {
   }
 
   /// Answers every request no route matches (by default: 404 `no route`).
-  public func setFallback(_ handler: @escaping @Sendable (RecordedRequest) -> ServerResponse) {
+  package func setFallback(_ handler: @escaping @Sendable (RecordedRequest) -> ServerResponse) {
     state.setFallback(handler)
   }
 
@@ -204,7 +204,7 @@ public final class LoopbackServer: Sendable {
   /// script `handler` returns for each: a valid handshake is answered `101`, then the connection
   /// speaks frames (pings answered, the close handshake run, protocol errors closed with 1002,
   /// 1007 or 1009). An invalid handshake is answered 400 (426 for a version other than 13) and
-  /// closed. Every connection is recorded in ``webSockets``.
+  /// closed. Every connection is recorded in `webSockets`.
   public func onWebSocket(_ path: String, _ handler: @escaping @Sendable (RecordedRequest) -> WebSocketScript)
   {
     state.setWebSocketRoute(path, handler)
@@ -217,14 +217,14 @@ public final class LoopbackServer: Sendable {
 
   /// Every WebSocket connection accepted, in order, with what its client sent (bounded; see
   /// ``WebSocketRecord``).
-  public var webSockets: [WebSocketRecord] { state.webSockets }
+  package var webSockets: [WebSocketRecord] { state.webSockets }
 
   /// Every request received, in arrival order, malformed ones included.
   public var requests: [RecordedRequest] { state.requests }
 
   /// What the server answered, one entry per well-formed request in arrival order, with whether
   /// every byte was written (empty when ``Configuration/recordsRequests`` is off).
-  public var responses: [SentResponse] { state.responses }
+  package var responses: [SentResponse] { state.responses }
 
   /// The well-formed requests to `path` (compared like routes), in arrival order.
   public func requests(to path: String) -> [RecordedRequest] {
@@ -236,7 +236,7 @@ public final class LoopbackServer: Sendable {
   /// Waits, without blocking a thread, until at least `count` requests are recorded or `timeout`
   /// passes, and returns every request recorded by then (for clients that give up before the
   /// server has finished recording, such as one that disconnects mid-body).
-  public func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async -> [RecordedRequest] {
+  package func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async -> [RecordedRequest] {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while state.requests.count < count, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(2))
@@ -246,7 +246,7 @@ public final class LoopbackServer: Sendable {
 
   /// How many requests arrived, and how many requests, bytes and connections the limits gave up;
   /// cumulative over the server's life.
-  public var counters: ServerCounters { state.counters }
+  package var counters: ServerCounters { state.counters }
 
   /// Calls `observer` on the I/O thread with every request as received (before any cut) and every
   /// response once fully written, so a caller can stream the record instead of keeping it.
@@ -255,5 +255,5 @@ public final class LoopbackServer: Sendable {
   }
 
   /// Forgets every recorded request and response (sequence numbers and counters keep counting).
-  public func clearRequests() { state.clearRequests() }
+  package func clearRequests() { state.clearRequests() }
 }

@@ -4,19 +4,19 @@ import Foundation
 /// One request exactly as the loopback server received it: raw bytes and parsed form.
 public struct RecordedRequest: Sendable {
   /// The position in the server's arrival order, from 0.
-  public var sequence: Int
+  package var sequence: Int
   /// The connection it arrived on, from 0 per server; pipelined requests share one.
-  public var connectionID: Int
+  package var connectionID: Int
   /// The method token as sent, such as `POST`; empty when the request line was unreadable.
   public var method: String
   /// The request-target exactly as sent (origin form `/a?b`, absolute form `http://h/a`, ...).
-  public var target: String
+  package var target: String
   /// The path, still percent-encoded, without the query.
   public var path: String
   /// The query after `?`, still percent-encoded, or nil.
   public var query: String?
   /// The HTTP version, such as `HTTP/1.1`.
-  public var version: String
+  package var version: String
   /// The header fields in order, duplicates kept (non-UTF-8 bytes decoded lossily).
   public var headers: HTTPHeaders
   /// The body, de-chunked.
@@ -24,14 +24,14 @@ public struct RecordedRequest: Sendable {
   /// The trailer fields of a chunked body.
   public var trailers: HTTPHeaders
   /// The exact bytes received for this request.
-  public var raw: Data
+  package var raw: Data
   /// Why the request was malformed, or nil for a well-formed request.
-  public var malformed: String?
+  package var malformed: String?
   /// When the request was complete (or given up on).
-  public var receivedAt: Date
+  package var receivedAt: Date
   /// Bytes of ``body`` and then ``raw`` not kept because the server's record reached
   /// ``LoopbackServer/Configuration/maxRecordedBytes`` (the handler saw them all); 0 when whole.
-  public var droppedBytes: Int = 0
+  package var droppedBytes: Int = 0
 
   /// Creates a recorded request; the server makes these, tests may too.
   package init(

@@ -4,27 +4,27 @@ import Foundation
 ///
 /// Use it to prove that a response-side canary really left the server: a response cut short by a
 /// fault, or never sent because the client went away first, is not ``fullyWritten``.
-public struct SentResponse: Sendable {
+package struct SentResponse: Sendable {
   /// The ``RecordedRequest/sequence`` of the request it answers.
-  public var requestSequence: Int
+  package var requestSequence: Int
   /// The connection it was written to.
-  public var connectionID: Int
+  package var connectionID: Int
   /// The status code.
-  public var status: Int
+  package var status: Int
   /// The fault injected, if any (a faulted response is never ``fullyWritten``).
-  public var fault: ServerResponse.Fault?
+  package var fault: ServerResponse.Fault?
   /// The exact bytes the server meant to send: head and body, the truncated part for
   /// ``ServerResponse/Fault/closeMidBody``, the broken response for
   /// ``ServerResponse/Fault/malformedStatusLine``, the informational responses for
   /// ``ServerResponse/Fault/closeBeforeResponse``; empty for a reset.
-  public var bytes: Data {
+  package var bytes: Data {
     get { Data(storage) }
     set { storage = Array(newValue) }
   }
   /// The bytes, sharing the buffer that was written (no copy per response).
   var storage: [UInt8]
   /// Whether every byte was handed to the kernel (the client may still have dropped them).
-  public var fullyWritten: Bool
+  package var fullyWritten: Bool
 
   /// Creates a record of a response.
   package init(
@@ -50,7 +50,7 @@ public struct SentResponse: Sendable {
   }
 
   /// Whether `text` appears in the bytes sent (head or body), as UTF-8.
-  public func contains(_ text: String) -> Bool {
+  package func contains(_ text: String) -> Bool {
     let needle = Array(text.utf8)
     guard let first = needle.first else { return true }
     var index = storage.startIndex

@@ -4,14 +4,14 @@ import Foundation
 /// optional delay and an optional fault.
 public struct ServerResponse: Sendable {
   /// How the body is sent.
-  public enum Body: Sendable, Hashable {
+  package enum Body: Sendable, Hashable {
     /// Sent in one piece with `Content-Length`.
     case fixed(Data)
     /// Sent with `Transfer-Encoding: chunked`, one chunk per element (empty elements are skipped).
     case chunked([Data])
 
     /// Every byte of the body, chunks joined.
-    public var data: Data {
+    package var data: Data {
       switch self {
       case .fixed(let data): data
       case .chunked(let chunks): chunks.reduce(into: Data()) { $0.append($1) }
@@ -20,7 +20,7 @@ public struct ServerResponse: Sendable {
   }
 
   /// A way to break the exchange on purpose, to exercise the app's error paths.
-  public enum Fault: Sendable, Hashable {
+  package enum Fault: Sendable, Hashable {
     /// Close the connection without sending a final response: only the response's informational
     /// (`1xx`) responses, if any, go first.
     case closeBeforeResponse
@@ -34,29 +34,29 @@ public struct ServerResponse: Sendable {
   }
 
   /// The status code, such as 200 or 302.
-  public var status: Int
+  package var status: Int
   /// The reason phrase; nil uses the standard phrase for ``status``.
-  public var reason: String?
+  package var reason: String?
   /// The header fields, in order; `Content-Length` or `Transfer-Encoding` are added when absent.
-  public var headers: HTTPHeaders
+  package var headers: HTTPHeaders
   /// The body.
-  public var body: Body
+  package var body: Body
   /// How long to wait before answering; other connections are served meanwhile.
-  public var delay: Duration?
+  package var delay: Duration?
   /// A fault to inject instead of (or in the middle of) the answer.
-  public var fault: Fault?
+  package var fault: Fault?
   /// The interval between the chunks of a chunked body, sent as a stream (see ``paced(every:)``);
   /// nil sends the whole response at once.
   package var pacing: Duration? = nil
   /// Informational (`1xx`) responses sent before this one, in order, such as `103 Early Hints`
   /// (see ``preceded(by:)``); never sent to an HTTP/1.0 client.
-  public var informational: [InformationalResponse] = []
+  package var informational: [InformationalResponse] = []
   /// Trailer fields sent after the last chunk of a ``Body/chunked(_:)`` body (see
   /// ``trailer(_:_:)``); a fixed body, or one joined for an HTTP/1.0 client, has none.
-  public var trailers = HTTPHeaders()
+  package var trailers = HTTPHeaders()
 
   /// Creates a response.
-  public init(
+  package init(
     status: Int = 200, reason: String? = nil, headers: HTTPHeaders = HTTPHeaders(),
     body: Body = .fixed(Data()), delay: Duration? = nil, fault: Fault? = nil
   ) {
@@ -118,7 +118,7 @@ public struct ServerResponse: Sendable {
   }
 
   /// A copy that injects `fault`.
-  public func failing(with fault: Fault) -> ServerResponse {
+  package func failing(with fault: Fault) -> ServerResponse {
     var copy = self
     copy.fault = fault
     return copy

@@ -18,7 +18,7 @@ public struct KnownLeak: Sendable, Hashable, CustomStringConvertible {
   public var reason: String?
 
   /// Accepts leaks matching every given part; a part left nil accepts anything.
-  public init(
+  package init(
     location: CanaryLocation? = nil, source: String? = nil, encoding: String? = nil, reason: String? = nil
   ) {
     self.location = location

@@ -23,11 +23,11 @@ public struct LeakBaseline: Sendable, Hashable {
   public var knownLeaks: [KnownLeak]
 
   /// Creates a baseline of `knownLeaks`.
-  public init(knownLeaks: [KnownLeak]) { self.knownLeaks = knownLeaks }
+  package init(knownLeaks: [KnownLeak]) { self.knownLeaks = knownLeaks }
 
   /// A baseline accepting every leak of `report`, one entry per distinct location, source and
   /// encoding, sorted; `sourceName` names each finding's source (by default as reported).
-  public init(accepting report: LeakReport, reason: String) {
+  package init(accepting report: LeakReport, reason: String) {
     self.init(accepting: report, reason: reason, sourceName: { $0.source })
   }
 
@@ -70,7 +70,7 @@ public struct LeakBaseline: Sendable, Hashable {
   }
 
   /// Decodes a baseline from JSON bytes.
-  public init(jsonData data: Data) throws {
+  package init(jsonData data: Data) throws {
     do {
       try ManifestDecoding.checkUTF8(data)
     } catch ManifestError.invalidUTF8(let offset, let line, let column) {
@@ -174,7 +174,7 @@ public struct LeakBaseline: Sendable, Hashable {
   }
 
   /// The baseline as pretty-printed JSON with sorted keys, ending in a newline.
-  public func jsonData() throws -> Data {
+  package func jsonData() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     var data = try encoder.encode(Document(self))
@@ -201,11 +201,11 @@ public struct LeakBaseline: Sendable, Hashable {
 }
 
 /// A baseline file that cannot be used, saying which file and what is wrong with it.
-public struct BaselineError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct BaselineError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file, when known.
-  public var file: String?
+  package var file: String?
   /// What is wrong, as the end of a sentence starting with the file's name.
-  public var reason: String
+  package var reason: String
 
   /// Creates an error about `file`.
   package init(file: String? = nil, reason: String) {
@@ -214,5 +214,5 @@ public struct BaselineError: Error, Sendable, Hashable, CustomStringConvertible 
   }
 
   /// `baseline b.json is not valid JSON: … line 3, column 7`.
-  public var description: String { "baseline \(file.map { "\($0) " } ?? "")\(reason)" }
+  package var description: String { "baseline \(file.map { "\($0) " } ?? "")\(reason)" }
 }

@@ -8,30 +8,30 @@ import Foundation
 ///   "canaries": [ { "value": "cnry7h2k…", "location": "request.header[X-Session]", "shape": "token" } ] }
 /// ```
 /// `value` and `location` are required; every other field is kept as read.
-public struct CanaryManifest: Sendable, Hashable {
+package struct CanaryManifest: Sendable, Hashable {
   /// The manifest format this library writes and reads.
-  public static let currentVersion = 1
+  package static let currentVersion = 1
   /// Values shorter than this many UTF-8 bytes are refused: they could match by coincidence.
-  public static let minimumValueLength = 12
+  package static let minimumValueLength = 12
   /// Values longer than this many UTF-8 bytes are refused: a canary is a token, not a document,
   /// and every byte of it multiplies the patterns searched.
-  public static let maximumValueLength = 1024
+  package static let maximumValueLength = 1024
   /// Manifests with more canaries than this are refused: a scan keeps about 1.5 KB per canary
   /// (its index entries and value), some 375 MB at the cap.
-  public static let maximumCanaryCount = 250_000
+  package static let maximumCanaryCount = 250_000
   /// Values with fewer distinct characters than this are refused (`aaaaaaaaaaaa`, twelve
   /// spaces): they match ordinary padding and repeated text, not a leak.
-  public static let minimumDistinctCharacters = 5
+  package static let minimumDistinctCharacters = 5
 
   /// The format version.
-  public var version: Int
+  package var version: Int
   /// The canaries, in manifest order.
-  public var canaries: [Canary]
+  package var canaries: [Canary]
   /// Top-level fields CanaryTrap does not interpret, kept for the round trip.
   package var extraFields: [String: JSONValue]
 
   /// Creates a manifest of `canaries`.
-  public init(canaries: [Canary], version: Int = CanaryManifest.currentVersion) {
+  package init(canaries: [Canary], version: Int = CanaryManifest.currentVersion) {
     self.init(canaries: canaries, version: version, extraFields: [:])
   }
 
@@ -44,7 +44,7 @@ public struct CanaryManifest: Sendable, Hashable {
 
   /// Reads a manifest file (a pipe or FIFO too, up to 16 MiB), with an error that names the file
   /// and what is wrong.
-  public init(contentsOf url: URL) throws {
+  package init(contentsOf url: URL) throws {
     let bytes = try ManifestFile.read(path: Array(url.path.utf8), name: url.path)
     self = try CanaryManifest(jsonData: Data(bytes))
   }
@@ -56,19 +56,19 @@ public struct CanaryManifest: Sendable, Hashable {
   }
 
   /// Decodes a manifest from JSON bytes.
-  public init(jsonData: Data) throws {
+  package init(jsonData: Data) throws {
     self = try ManifestDecoding.decode(jsonData)
   }
 
   /// The manifest as pretty-printed JSON with sorted keys.
-  public func jsonData() throws -> Data {
+  package func jsonData() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return try encoder.encode(ManifestDecoding.Document(self))
   }
 
   /// Writes the manifest to `url`, replacing any file there.
-  public func write(to url: URL) throws {
+  package func write(to url: URL) throws {
     try jsonData().write(to: url, options: .atomic)
   }
 

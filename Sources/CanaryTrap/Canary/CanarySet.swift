@@ -4,7 +4,7 @@ import Foundation
 /// The canaries of one run: mints them for named locations and writes or reads their manifest.
 ///
 /// A set is safe to use from many tasks at once. No value is ever minted twice in a process.
-public final class CanarySet: Sendable {
+package final class CanarySet: Sendable {
   private let storage: Locked<[Canary]>
   private let generator = CanaryGenerator()
 
@@ -17,10 +17,10 @@ public final class CanarySet: Sendable {
   }
 
   /// Every canary in the set, in the order they were added.
-  public var canaries: [Canary] { storage.current }
+  package var canaries: [Canary] { storage.current }
 
   /// The number of canaries in the set.
-  public var count: Int { storage.withLock { $0.count } }
+  package var count: Int { storage.withLock { $0.count } }
 
   /// Mints a fresh canary of `shape` for `location`, adds it to the set and returns it.
   @discardableResult
@@ -38,17 +38,17 @@ public final class CanarySet: Sendable {
   }
 
   /// The canary whose value is `value`, if the set holds one.
-  public func canary(withValue value: String) -> Canary? {
+  package func canary(withValue value: String) -> Canary? {
     storage.withLock { $0.first { $0.value == value } }
   }
 
   /// The canaries planted at `location`.
-  public func canaries(at location: CanaryLocation) -> [Canary] {
+  package func canaries(at location: CanaryLocation) -> [Canary] {
     storage.withLock { $0.filter { $0.location == location } }
   }
 
   /// The manifest describing this set.
-  public var manifest: CanaryManifest { CanaryManifest(canaries: canaries) }
+  package var manifest: CanaryManifest { CanaryManifest(canaries: canaries) }
 
   private static func uniqueValue(_ shape: CanaryShape, generator: CanaryGenerator) -> String {
     while true {

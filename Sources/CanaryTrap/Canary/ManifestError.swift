@@ -1,5 +1,5 @@
 /// Why a manifest could not be read, worded for the person who wrote it.
-public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file could not be read.
   case unreadable(path: String, reason: String)
   /// The bytes are not JSON, or not a JSON object.
@@ -23,7 +23,7 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
   case tooManyCanaries(count: Int, maximum: Int)
 
   /// One line saying what is wrong and where.
-  public var description: String {
+  package var description: String {
     switch self {
     case .unreadable(let path, let reason):
       "cannot read manifest \(path): \(reason)"

@@ -18,32 +18,32 @@ public struct MatrixResult: Sendable {
   }
 
   /// One planted location: its canary, whether it arrived, and where it leaked.
-  public struct LocationCoverage: Sendable, Hashable {
+  package struct LocationCoverage: Sendable, Hashable {
     /// The kind that planted it.
-    public var kind: String
+    package var kind: String
     /// The canary planted there.
-    public var canary: Canary
+    package var canary: Canary
     /// Whether the canary was proven delivered.
-    public var delivery: CanaryDelivery.Status
+    package var delivery: CanaryDelivery.Status
     /// The sinks (sources) it was found in, in report order without repeats; empty when clean
     /// or when no report is attached yet.
-    public var foundIn: [String]
+    package var foundIn: [String]
     /// The encodings it was found in, in report order without repeats.
-    public var encodings: [String]
+    package var encodings: [String]
 
     /// The location planted.
-    public var location: CanaryLocation { canary.location }
+    package var location: CanaryLocation { canary.location }
   }
 
   /// Every kind run, in the order given.
   public var kinds: [KindRun]
   /// The delivery of every canary the matrix planted, right after the run.
-  public var deliveries: [CanaryDelivery]
+  package var deliveries: [CanaryDelivery]
   /// The scope's report, once attached with ``attaching(_:)``.
   public var report: LeakReport?
 
   /// Every planted location with its delivery and, if a report is attached, its findings.
-  public var coverage: [LocationCoverage] {
+  package var coverage: [LocationCoverage] {
     let finalDeliveries = report?.deliveries ?? deliveries
     let status = Dictionary(
       finalDeliveries.map { ($0.canary.value, $0.status) }, uniquingKeysWith: { a, _ in a })

@@ -8,12 +8,12 @@ extension RequestKind {
   /// Basic auth through the URL's userinfo, which the transport turns into `Authorization: Basic`,
   /// challenging a request without credentials where the platform's URLSession needs it
   /// (``userinfoNeedsChallenge``).
-  public static let basicAuthUserinfo = basicAuthUserinfo(challenging: userinfoNeedsChallenge)
+  package static let basicAuthUserinfo = basicAuthUserinfo(challenging: userinfoNeedsChallenge)
 
   /// Whether this platform's URLSession sends `user:password@` credentials only after a `401`
   /// challenge: true on Apple platforms; false with FoundationNetworking, which sends them at once
   /// and, given a `Basic` challenge it holds no credential for, waits forever.
-  public static var userinfoNeedsChallenge: Bool {
+  package static var userinfoNeedsChallenge: Bool {
     #if canImport(FoundationNetworking)
       false
     #else
@@ -43,7 +43,7 @@ extension RequestKind {
 
   /// Basic auth through an `Authorization: Basic` header written by the app: the user and the
   /// password are two locations, `request.header[Authorization].basic.user` and `….password`.
-  public static let basicAuthHeader = RequestKind(
+  package static let basicAuthHeader = RequestKind(
     name: "basic-auth-header", summary: "basic auth through an Authorization: Basic header"
   ) { p in
     let user = p.canary(.email, at: .requestCredential(header: "Authorization", .user))
@@ -54,7 +54,7 @@ extension RequestKind {
 
   /// Credentials for a proxy in a `Proxy-Authorization: Basic` header, user and password each at
   /// its own location.
-  public static let proxyAuthorization = RequestKind(
+  package static let proxyAuthorization = RequestKind(
     name: "proxy-authorization", summary: "proxy credentials in a Proxy-Authorization: Basic header"
   ) { p in
     let user = p.canary(.email, at: .requestCredential(header: "Proxy-Authorization", .user))
@@ -66,7 +66,7 @@ extension RequestKind {
   }
 
   /// A bearer token, a well-known API key header and a custom header nobody listed, in varied case.
-  public static let authHeaders = RequestKind(
+  package static let authHeaders = RequestKind(
     name: "auth-headers", summary: "Authorization: Bearer, X-API-Key and an unlisted header, varied case"
   ) { p in
     let bearer = p.canary(.jwt, at: .requestHeader("authorization"))

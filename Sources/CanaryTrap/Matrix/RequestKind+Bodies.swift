@@ -6,7 +6,7 @@ import Foundation
 
 extension RequestKind {
   /// `GET` with canaries in query items.
-  public static let getQuery = RequestKind(name: "get-query", summary: "GET with canaries in query items") {
+  package static let getQuery = RequestKind(name: "get-query", summary: "GET with canaries in query items") {
     p in
     let session = p.canary(.token, at: .requestURL(.query("session")))
     let email = p.canary(.email, at: .requestURL(.query("email")))
@@ -15,7 +15,7 @@ extension RequestKind {
   }
 
   /// `POST` of a JSON body with nested objects and arrays.
-  public static let postJSON = RequestKind(
+  package static let postJSON = RequestKind(
     name: "post-json", summary: "POST JSON with nested objects and arrays"
   ) {
     p in
@@ -38,7 +38,7 @@ extension RequestKind {
   }
 
   /// `POST` of a form-urlencoded body.
-  public static let postForm = RequestKind(name: "post-form", summary: "POST form-urlencoded fields") { p in
+  package static let postForm = RequestKind(name: "post-form", summary: "POST form-urlencoded fields") { p in
     let fields = [
       ("username", p.canary(.email, at: .requestBody(.form("username")))),
       ("password", p.canary(.password, at: .requestBody(.form("password")))),
@@ -52,7 +52,7 @@ extension RequestKind {
   }
 
   /// A multipart upload with a text field, a file's content and its filename.
-  public static let multipartUpload = RequestKind(
+  package static let multipartUpload = RequestKind(
     name: "multipart-upload", summary: "multipart/form-data: field value, file content, filename"
   ) { p in
     let boundary = "canary-boundary-\(UUID().uuidString)"
@@ -72,7 +72,7 @@ extension RequestKind {
   }
 
   /// `POST` of a plain-text body.
-  public static let plainText = RequestKind(name: "plain-text", summary: "POST a text/plain body") { p in
+  package static let plainText = RequestKind(name: "plain-text", summary: "POST a text/plain body") { p in
     let text = "recovery note: \(p.canary(.token, at: .requestBody(.text)))\n"
     return [
       p.request(
@@ -82,7 +82,7 @@ extension RequestKind {
   }
 
   /// `POST` of an XML body whose password needs entities.
-  public static let xml = RequestKind(name: "xml", summary: "POST an XML body") { p in
+  package static let xml = RequestKind(name: "xml", summary: "POST an XML body") { p in
     let user = p.canary(.email, at: .requestBody(.xml("login/user")))
     let password = p.canary(.password, at: .requestBody(.xml("login/password")))
     let xml =

@@ -1,6 +1,6 @@
 extension RequestKind {
   /// Every built-in kind, covering every built-in location (see <doc:Locations>), then the names
-  /// apps use (``sensitiveNames``), then exchanges that fail on purpose (``failures``).
+  /// apps use (`sensitiveNames`), then exchanges that fail on purpose (`failures`).
   public static var all: [RequestKind] {
     [
       getQuery, postJSON, postForm, multipartUpload, plainText, xml, basicAuthUserinfo, basicAuthHeader,

@@ -6,7 +6,7 @@ import Foundation
 
 extension RequestKind {
   /// Cookies the app sends in its `Cookie` header.
-  public static let requestCookies = RequestKind(
+  package static let requestCookies = RequestKind(
     name: "request-cookies", summary: "a Cookie header with two cookies"
   ) {
     p in
@@ -110,14 +110,14 @@ func httpDate(_ date: Date) -> String {
 }
 
 /// A kind that could not plant its canaries, with the reason.
-public struct KindPlantingError: Error, CustomStringConvertible {
+package struct KindPlantingError: Error, CustomStringConvertible {
   /// The kind's name.
-  public var kind: String
+  package var kind: String
   /// What went wrong.
-  public var reason: String
+  package var reason: String
 
   /// A one-line description.
-  public var description: String { "request kind \(kind) could not plant: \(reason)" }
+  package var description: String { "request kind \(kind) could not plant: \(reason)" }
 }
 
 /// Holds an `HTTPCookieStorage`, which is thread-safe but not marked `Sendable` everywhere.

@@ -8,11 +8,11 @@ import Foundation
 extension RequestKind {
   /// One kind per ``ExchangeFailure``, each a `POST` whose exchange fails that way, in the order of
   /// `ExchangeFailure.allCases`.
-  public static let failures: [RequestKind] = ExchangeFailure.allCases.map(failing)
+  package static let failures: [RequestKind] = ExchangeFailure.allCases.map(failing)
 
   /// The `URLRequest.timeoutInterval` of the ``ExchangeFailure/timedOut`` kind: one second, the
   /// shortest FoundationNetworking honours reliably (it counts whole seconds).
-  public static let failureTimeout: TimeInterval = 1
+  package static let failureTimeout: TimeInterval = 1
 
   /// How long the server holds its answer to a request that must time out or be cancelled: long
   /// enough that a transport that ignores the timeout or the cancellation is seen to return it,

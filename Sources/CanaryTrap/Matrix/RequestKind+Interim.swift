@@ -8,13 +8,13 @@ extension RequestKind {
   /// The kinds whose canaries travel in parts of a response URLSession does not hand the app (see
   /// <doc:StreamingExchanges>): not part of ``all`` or ``streaming``. Through URLSession their
   /// canaries are undelivered, so a run is inconclusive, never clean; FoundationNetworking stops
-  /// the process on a response with trailers, so run ``responseTrailers`` only through a transport
+  /// the process on a response with trailers, so run `responseTrailers` only through a transport
   /// that reads them.
   public static var interimAndTrailers: [RequestKind] { [earlyHints, responseTrailers] }
 
   /// A JSON response preceded by `103 Early Hints` whose `Link` field holds the canary: delivered
   /// when the transport returned that field to the app with the response's headers.
-  public static let earlyHints = RequestKind(
+  package static let earlyHints = RequestKind(
     name: "early-hints", summary: "103 Early Hints with a canary in Link, before a JSON response"
   ) { p in
     let asset = p.canary(.token, at: .informationalHeader(status: 103, "Link"))
@@ -27,7 +27,7 @@ extension RequestKind {
 
   /// A chunked text response that ends with the trailer `X-Checksum` holding the canary:
   /// delivered when the transport returned that field to the app with the response's headers.
-  public static let responseTrailers = RequestKind(
+  package static let responseTrailers = RequestKind(
     name: "response-trailers", summary: "chunked body ending with a canary in the trailer X-Checksum"
   ) { p in
     let checksum = p.canary(.token, at: .responseTrailer("X-Checksum"))

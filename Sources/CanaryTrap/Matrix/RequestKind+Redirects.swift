@@ -27,10 +27,10 @@ extension RequestKind {
   }
 
   /// Redirects of every code: 301, 302, 303, 307 and 308.
-  public static let redirects: [RequestKind] = [301, 302, 303, 307, 308].map(redirect)
+  package static let redirects: [RequestKind] = [301, 302, 303, 307, 308].map(redirect)
 
   /// A three-hop chain (302, 307, 301) with canaries in each `Location` and in the final URL.
-  public static let redirectChain = RequestKind(
+  package static let redirectChain = RequestKind(
     name: "redirect-chain", summary: "a three-hop redirect chain ending on a URL with canaries"
   ) { p in
     let first = p.canary(.uuid, at: .redirect(hop: 1, .query("sig")))
@@ -52,7 +52,7 @@ extension RequestKind {
 extension RequestKind {
   /// A `201 Created` whose `Location` (not a redirect: no transport follows it) carries canaries in
   /// its path and query, returned to the app as `response.location.path[3]` and `….query[token]`.
-  public static let createdLocation = RequestKind(
+  package static let createdLocation = RequestKind(
     name: "created-location", summary: "201 Created whose Location, never followed, carries canaries"
   ) { p in
     let id = p.canary(.uuid, at: .responseLocation(.path(KindPlanter.firstDataSegment + 1)))

@@ -6,7 +6,7 @@ import Foundation
 
 extension RequestKind {
   /// A 401 whose `WWW-Authenticate` and JSON error body carry canaries.
-  public static let unauthorized = RequestKind(
+  package static let unauthorized = RequestKind(
     name: "error-401", summary: "401 with a canary in WWW-Authenticate and in the error body"
   ) { p in
     let description = p.canary(.token, at: .responseHeader("WWW-Authenticate"))
@@ -19,7 +19,7 @@ extension RequestKind {
   }
 
   /// A 500 whose body echoes the request's data next to a canary of its own.
-  public static let serverError = RequestKind(
+  package static let serverError = RequestKind(
     name: "error-500", summary: "500 whose body echoes the request data"
   ) { p in
     let card = p.canary(.number, at: .requestBody(.json("card")))
@@ -36,7 +36,7 @@ extension RequestKind {
   }
 
   /// A response with a canary in a custom header and in a plain-text body.
-  public static let responseHeader = RequestKind(
+  package static let responseHeader = RequestKind(
     name: "response-header", summary: "a response with a canary in a custom header and a text body"
   ) { p in
     let debug = p.canary(.token, at: .responseHeader("X-Debug-Token"))
@@ -48,7 +48,7 @@ extension RequestKind {
   }
 
   /// Every shape (token, email, UUID, long number, JWT) in the path, the query and JSON both ways.
-  public static let shapes = RequestKind(
+  package static let shapes = RequestKind(
     name: "shapes", summary: "token, email, UUID, long number and JWT in path, query and JSON"
   ) { p in
     let shapes: [CanaryShape] = [.token, .email, .uuid, .number, .jwt]
@@ -77,7 +77,7 @@ extension RequestKind {
   }
 
   /// A `;name=value` path parameter.
-  public static let pathParameter = RequestKind(
+  package static let pathParameter = RequestKind(
     name: "path-parameter", summary: "a ;session=… path parameter"
   ) { p in
     let session = p.canary(.token, at: .requestURL(.pathParameter("session")))
@@ -86,7 +86,7 @@ extension RequestKind {
 
   /// A fragment, which never leaves the client: its delivery proof is that the transport was
   /// handed a URL carrying it (a logger of the URL the app built can still leak it).
-  public static let fragment = RequestKind(
+  package static let fragment = RequestKind(
     name: "fragment", summary: "a #fragment (client-side only: proven handed to the transport)"
   ) { p in
     let anchor = p.canary(.token, at: .requestURL(.fragment))

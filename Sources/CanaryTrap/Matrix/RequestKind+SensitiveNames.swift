@@ -7,7 +7,7 @@ import Foundation
 extension RequestKind {
   /// The kinds planting ``SensitiveName/catalog``: every name in every place it appears in, one
   /// kind per place family. Part of ``all``.
-  public static let sensitiveNames: [RequestKind] = kinds(planting: SensitiveName.catalog)
+  package static let sensitiveNames: [RequestKind] = kinds(planting: SensitiveName.catalog)
 
   /// Kinds planting `names`, each in every place it lists: `names-query`, `names-headers`,
   /// `names-cookies`, `names-json` (top level and under `data`), `names-form`,

@@ -12,7 +12,7 @@ extension RequestKind {
   /// Two JSON responses compressed by the server, one `gzip` with a fixed length and one `deflate`
   /// sent in chunks: the canaries are in the decoded bodies only, so they are delivered when the
   /// transport decoded them for the app.
-  public static let compressedResponse = RequestKind(
+  package static let compressedResponse = RequestKind(
     name: "compressed-response",
     summary: "gzip and chunked deflate JSON bodies (delivered once the transport decodes them)"
   ) { p in
@@ -43,7 +43,7 @@ extension RequestKind {
   /// `event:` and `data:` (text, and JSON over two lines), one of them cut across two chunks:
   /// each canary is delivered when the body the transport returned holds it in that field of that
   /// event, so an app that stopped reading after an event leaves the later ones undelivered.
-  public static let serverSentEvents = RequestKind(
+  package static let serverSentEvents = RequestKind(
     name: "server-sent-events",
     summary: "text/event-stream over time: canaries in id:, event: and data: of three events"
   ) { p in
@@ -69,7 +69,7 @@ extension RequestKind {
   /// A `PUT` of a JSON body sent with `Expect: 100-continue`, the way an upload asks before it
   /// sends: the body's canaries are delivered only when the client honoured the server's
   /// `100 Continue` and sent the body, proven from the server's record like any request body.
-  public static let expectContinue = RequestKind(
+  package static let expectContinue = RequestKind(
     name: "expect-continue",
     summary: "PUT JSON with Expect: 100-continue (the body is delivered once the client honours the 100)"
   ) { p in

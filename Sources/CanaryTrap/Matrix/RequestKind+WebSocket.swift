@@ -14,7 +14,7 @@ extension RequestKind {
   /// subprotocol offered in `Sec-WebSocket-Protocol`), in a text and a binary message each way,
   /// and in both close reasons. Client-side canaries are delivered when the server received them
   /// there; server-side ones when the server wrote their whole frame.
-  public static let webSocketChat = RequestKind(
+  package static let webSocketChat = RequestKind(
     name: "websocket",
     summary:
       "a WebSocket chat: handshake query, header and subprotocol, text and binary messages both ways, close reasons"

@@ -30,7 +30,7 @@ public struct RequestKind: Sendable {
   /// How the kind's exchanges fail on purpose, or nil when they succeed. The matrix then expects
   /// every request of the kind to fail that way: the transport must throw, or return one of the
   /// failure's statuses, and a request that succeeds instead makes the run inconclusive (the
-  /// app's error path never ran). See ``failures``.
+  /// app's error path never ran). See `failures`.
   public let failure: ExchangeFailure?
   /// Mints the kind's canaries, scripts the server and returns the requests, sent in order.
   public let plant: @Sendable (KindPlanter) throws -> [URLRequest]
@@ -52,9 +52,9 @@ public struct RequestKind: Sendable {
 /// remembers which canaries belong to the kind.
 public final class KindPlanter: Sendable {
   /// The scope the kind runs in.
-  public let trap: CanaryTrap
+  package let trap: CanaryTrap
   /// The kind being planted.
-  public let kindName: String
+  package let kindName: String
   /// Where the kind's canaries count as planted in the user's code: the `runMatrix` call.
   let plantedAt: ReportSourceLocation?
   private let minted = Locked<[Canary]>([])
@@ -81,7 +81,7 @@ public final class KindPlanter: Sendable {
   package static let firstDataSegment = 2
 
   /// The canaries minted for this kind so far.
-  public var canaries: [Canary] { minted.current }
+  package var canaries: [Canary] { minted.current }
 
   /// Mints a canary for `location`, proven at its location unless `proof` says otherwise.
   public func canary(_ shape: CanaryShape, at location: CanaryLocation, proof: DeliveryProof = .atLocation)

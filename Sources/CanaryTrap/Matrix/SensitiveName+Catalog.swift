@@ -17,7 +17,7 @@ extension SensitiveName {
     apiKeys + tokens + credentials + oneTimeCodes + personalData + payment + devices
 
   /// API keys in their common spellings, with case and separator variants of `apiKey`.
-  public static let apiKeys: [SensitiveName] = [
+  package static let apiKeys: [SensitiveName] = [
     .init(
       "apiKey", .apiKey, .token, in: Place.parameter,
       source: "NewsAPI `apiKey` query parameter; Firebase config `apiKey`"),
@@ -58,7 +58,7 @@ extension SensitiveName {
   ]
 
   /// Bearer, session, OAuth and signing tokens and signatures.
-  public static let tokens: [SensitiveName] = [
+  package static let tokens: [SensitiveName] = [
     .init(
       "access_token", .token, .jwt, in: [.query, .form, .json, .responseJSON],
       source: rfc6749 + " 5.1; RFC 6750 2.3 URI query parameter"),
@@ -153,7 +153,7 @@ extension SensitiveName {
   ]
 
   /// Passwords, client secrets and private keys.
-  public static let credentials: [SensitiveName] = [
+  package static let credentials: [SensitiveName] = [
     .init(
       "password", .credential, .password, in: [.query, .nestedJSON, .multipart],
       source: owaspLogging + "; " + rfc6749 + " 4.3.2"),
@@ -190,7 +190,7 @@ extension SensitiveName {
   ]
 
   /// One-time, verification and authorization codes.
-  public static let oneTimeCodes: [SensitiveName] = [
+  package static let oneTimeCodes: [SensitiveName] = [
     .init(
       "otp", .oneTimeCode, .number, in: Place.parameter,
       source: "RFC 6238 TOTP / RFC 4226 HOTP one-time passwords"),
@@ -215,7 +215,7 @@ extension SensitiveName {
   ]
 
   /// Personal data: contact details, names, addresses, birth dates, national ids and locations.
-  public static let personalData: [SensitiveName] = [
+  package static let personalData: [SensitiveName] = [
     .init(
       "email", .personal, .email, in: [.nestedJSON, .form, .multipart, .responseJSON],
       source: oidcClaims + " `email`"),
@@ -297,7 +297,7 @@ extension SensitiveName {
   ]
 
   /// Payment data.
-  public static let payment: [SensitiveName] = [
+  package static let payment: [SensitiveName] = [
     .init("card_number", .payment, .number, in: Place.bodyField, source: pciDSS),
     .init(
       "cardNumber", .payment, .number, in: [.json, .nestedJSON],
@@ -324,7 +324,7 @@ extension SensitiveName {
   ]
 
   /// Device, advertising and push identifiers.
-  public static let devices: [SensitiveName] = [
+  package static let devices: [SensitiveName] = [
     .init(
       "device_id", .device, .uuid, in: [.query, .json, .nestedJSON, .form],
       source: "GDPR Recital 30 device identifiers; Segment `context.device.id`"),

@@ -1,5 +1,5 @@
 /// A name that carries a secret or personal data in real APIs, with the places it appears in and
-/// the shape of the value it carries: one entry of the catalog ``RequestKind/sensitiveNames``
+/// the shape of the value it carries: one entry of the catalog `RequestKind.sensitiveNames`
 /// plants.
 ///
 /// The catalog ``catalog`` is plain data: filter it to a subset, append entries of your own, and
@@ -52,11 +52,11 @@ public struct SensitiveName: Sendable, Hashable {
   /// What the name carries.
   public let category: Category
   /// The shape of the canary planted under the name.
-  public let shape: CanaryShape
+  package let shape: CanaryShape
   /// Every place the name is planted in.
-  public let places: Set<Place>
+  package let places: Set<Place>
   /// Where the name is documented: an OWASP list, an RFC, a vendor's documented parameter.
-  public let source: String
+  package let source: String
 
   /// Creates an entry.
   public init(

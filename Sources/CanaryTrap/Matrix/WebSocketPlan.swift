@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a WebSocket client does after its opening handshake, carried by each request of
-/// ``RequestKind/webSocketChat``: the messages to send, how many of the server's messages to read,
+/// `RequestKind.webSocketChat`: the messages to send, how many of the server's messages to read,
 /// and the close frame to end with.
 ///
 /// The request itself is the handshake: a `ws://` URL and its header fields (the subprotocols to
@@ -25,7 +25,7 @@ public struct WebSocketPlan: Sendable, Hashable {
   public var closeReason: String
 
   /// Creates a plan.
-  public init(
+  package init(
     messages: [WebSocketMessage], expectedServerMessages: Int, closeCode: UInt16 = 1000,
     closeReason: String = ""
   ) {
@@ -68,7 +68,7 @@ public struct WebSocketPlan: Sendable, Hashable {
   }
 
   /// `request` carrying this plan in its `httpBody`.
-  public func attached(to request: URLRequest) -> URLRequest {
+  package func attached(to request: URLRequest) -> URLRequest {
     let encoded = Encoded(
       messages: messages.map { message in
         switch message {

@@ -7,25 +7,25 @@ import Foundation
 
 /// Everything a run produced that can prove a canary travelled: what the loopback server
 /// received and answered, what was handed to the transport, and what the transport handed back.
-public struct DeliveryEvidence: Sendable {
+package struct DeliveryEvidence: Sendable {
   /// Every request the scope's loopback server recorded, in arrival order.
-  public var received: [RecordedRequest] {
+  package var received: [RecordedRequest] {
     didSet { inspections = received.map(RequestInspection.init) }
   }
   /// ``received``, decoded once for the proof, which asks every request about every canary.
   private(set) var inspections: [RequestInspection]
   /// Every request handed to the transport under test.
-  public var sent: [SentRequest] {
+  package var sent: [SentRequest] {
     didSet { handedOverCache = Locked(nil) }
   }
   /// ``handedOver``, once built.
   private var handedOverCache = Locked<DeliveryEvidence?>(nil)
   /// Every response the transport under test returned.
-  public var returned: [ObservedResponse]
+  package var returned: [ObservedResponse]
   /// Every response the loopback server wrote, with whether it wrote every byte.
-  public var answered: [SentResponse]
+  package var answered: [SentResponse]
   /// Every WebSocket connection the loopback server accepted, with what each side sent.
-  public var webSockets: [WebSocketRecord]
+  package var webSockets: [WebSocketRecord]
 
   /// Creates evidence from its parts.
   package init(
@@ -54,15 +54,15 @@ public struct DeliveryEvidence: Sendable {
 }
 
 /// A request as it was handed to the transport under test (before the transport touched it).
-public struct SentRequest: Sendable, Hashable {
+package struct SentRequest: Sendable, Hashable {
   /// The request's URL, fragment and userinfo included.
-  public var url: URL?
+  package var url: URL?
   /// The request's method.
-  public var method: String
+  package var method: String
   /// The request's header fields.
-  public var headers: [String: String]
+  package var headers: [String: String]
   /// The request's body, when it was given as bytes (`httpBody`; a body stream is not read).
-  public var body: Data?
+  package var body: Data?
 
   /// Captures the parts of `request` that delivery proof reads.
   package init(_ request: URLRequest) {
@@ -74,15 +74,15 @@ public struct SentRequest: Sendable, Hashable {
 }
 
 /// A response as the transport under test returned it to the app.
-public struct ObservedResponse: Sendable, Hashable {
+package struct ObservedResponse: Sendable, Hashable {
   /// The URL the transport ended on, after following redirects.
-  public var url: URL?
+  package var url: URL?
   /// The HTTP status code, or 0 when the response was not HTTP.
-  public var statusCode: Int
+  package var statusCode: Int
   /// Every header field, as the transport exposed them.
-  public var headers: [String: String]
+  package var headers: [String: String]
   /// The body bytes the transport returned.
-  public var body: Data
+  package var body: Data
 
   /// Captures a transport's result.
   package init(data: Data, response: URLResponse) {
@@ -102,7 +102,7 @@ public struct ObservedResponse: Sendable, Hashable {
   }
 
   /// The values of the header `name`, compared case-insensitively.
-  public func headerValues(_ name: String) -> [String] {
+  package func headerValues(_ name: String) -> [String] {
     headers.filter { $0.key.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
   }
 }

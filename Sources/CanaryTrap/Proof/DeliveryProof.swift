@@ -6,10 +6,10 @@
 /// and a redirect `Location` canary must show up in the request that followed the redirect.
 public struct DeliveryProof: Sendable {
   /// The check: the canary's delivery status given what the run produced.
-  public let check: @Sendable (Canary, DeliveryEvidence) -> CanaryDelivery.Status
+  package let check: @Sendable (Canary, DeliveryEvidence) -> CanaryDelivery.Status
 
   /// Creates a proof from a check.
-  public init(_ check: @escaping @Sendable (Canary, DeliveryEvidence) -> CanaryDelivery.Status) {
+  package init(_ check: @escaping @Sendable (Canary, DeliveryEvidence) -> CanaryDelivery.Status) {
     self.check = check
   }
 

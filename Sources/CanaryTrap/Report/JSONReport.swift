@@ -5,7 +5,7 @@ extension LeakReport {
   /// `verdict`, `title`, `undelivered` and `errors`. When more findings were counted than kept
   /// (``ScanOptions/maxFindingsPerCanary``), `leakCount` gives the exact total and `omittedLeaks`
   /// counts, per canary and source, those `leaks` does not list.
-  public func jsonData(prettyPrinted: Bool = true) throws -> Data {
+  package func jsonData(prettyPrinted: Bool = true) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting =
       prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]

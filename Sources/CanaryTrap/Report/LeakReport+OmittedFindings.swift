@@ -1,6 +1,6 @@
 extension LeakReport {
   /// The findings counted but not kept, for the canaries of this report, source by source.
-  public var omittedFindings: [OmittedFindings] {
+  package var omittedFindings: [OmittedFindings] {
     let counted = sources.flatMap(\.omittedFindings)
     // Most reports omit nothing: the set of a large manifest's canaries is then never built.
     guard !counted.isEmpty else { return [] }
@@ -9,7 +9,7 @@ extension LeakReport {
   }
 
   /// Every finding, kept or only counted: exact whatever the cap.
-  public var totalFindingCount: Int { findings.count + omittedFindings.reduce(0) { $0 + $1.count } }
+  package var totalFindingCount: Int { findings.count + omittedFindings.reduce(0) { $0 + $1.count } }
 
   /// One sentence saying how many findings the cap left out, or `nil` when none were.
   var omittedFindingsSummary: String? {

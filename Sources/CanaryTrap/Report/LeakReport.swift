@@ -7,18 +7,18 @@ public struct LeakReport: Sendable, Hashable {
   /// What produced the report: a test's name, `canary scan`, a demo example.
   public var title: String
   /// Every canary searched for.
-  public var canaries: [Canary]
+  package var canaries: [Canary]
   /// Every match, in source order.
   public var findings: [LeakFinding]
   /// Every sink or file scanned.
-  public var sources: [ScannedSource]
+  package var sources: [ScannedSource]
   /// Delivery proof for each planted canary; empty when the run did not check delivery.
-  public var deliveries: [CanaryDelivery]
+  package var deliveries: [CanaryDelivery]
   /// Problems that make the run inconclusive beyond delivery and silent sinks, such as a
   /// transport that threw.
-  public var errors: [String]
+  package var errors: [String]
   /// Where in the user's tests the run was written, when known.
-  public var sourceLocation: ReportSourceLocation?
+  package var sourceLocation: ReportSourceLocation?
   /// When, how long and where the run happened, when known; JUnit output uses the rendering
   /// time on this machine otherwise.
   package var run: ReportRun?
@@ -31,7 +31,7 @@ public struct LeakReport: Sendable, Hashable {
   package var stopCause: String?
 
   /// Creates a report.
-  public init(
+  package init(
     title: String, canaries: [Canary], findings: [LeakFinding] = [], sources: [ScannedSource] = [],
     deliveries: [CanaryDelivery] = [], errors: [String] = [],
     sourceLocation: ReportSourceLocation? = nil
@@ -79,7 +79,7 @@ public struct LeakReport: Sendable, Hashable {
   }
 
   /// Combines reports, for instance every example of the demo, into one.
-  public static func merging(_ reports: [LeakReport], title: String) -> LeakReport {
+  package static func merging(_ reports: [LeakReport], title: String) -> LeakReport {
     LeakReport(
       title: title,
       canaries: reports.flatMap(\.canaries),

@@ -8,7 +8,7 @@ import Foundation
 
 /// A file format a ``LeakReport`` can be rendered in, for people (text, HTML) and for CI (JSON,
 /// JUnit XML, SARIF).
-public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
+package enum ReportFormat: String, Sendable, Hashable, CaseIterable {
   /// A plain-text page: the location × source matrix, the findings and a one-line verdict.
   case text
   /// The stable JSON document, as ``LeakReport/jsonData(prettyPrinted:)`` writes it.
@@ -21,7 +21,7 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
   case html
 
   /// The file name extension, without the leading dot, such as `junit.xml`.
-  public var fileExtension: String {
+  package var fileExtension: String {
     switch self {
     case .text: "txt"
     case .json: "json"
@@ -32,7 +32,7 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The MIME type of the rendered bytes.
-  public var mediaType: String {
+  package var mediaType: String {
     switch self {
     case .text: "text/plain; charset=utf-8"
     case .json: "application/json"
@@ -45,7 +45,7 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
 
 extension LeakReport {
   /// The report rendered in `format` as UTF-8 bytes; the same report always renders the same bytes.
-  public func rendered(as format: ReportFormat) -> Data {
+  package func rendered(as format: ReportFormat) -> Data {
     switch format {
     case .text: ReportTextSink.collect { try writeText(to: $0) }
     case .json: renderedJSON()
@@ -58,14 +58,14 @@ extension LeakReport {
   /// Writes the report in every format to `directory` (created if missing) as
   /// `baseName.<extension>`, replacing files of the same name, and returns the files written.
   @discardableResult
-  public func write(to directory: URL, baseName: String) throws -> [URL] {
+  package func write(to directory: URL, baseName: String) throws -> [URL] {
     try write(to: directory, baseName: baseName, formats: ReportFormat.allCases)
   }
 
   /// Writes the report in each of `formats` to `directory` (created if missing) as
   /// `baseName.<extension>`, and returns the files written.
   @discardableResult
-  public func write(to directory: URL, baseName: String, formats: [ReportFormat]) throws -> [URL] {
+  package func write(to directory: URL, baseName: String, formats: [ReportFormat]) throws -> [URL] {
     let name = ReportFileName.sanitized(baseName)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return try formats.map { format in

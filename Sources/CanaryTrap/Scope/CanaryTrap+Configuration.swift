@@ -4,7 +4,7 @@ extension CanaryTrap {
   /// How a scope scans, which sinks it reads, and where it writes its report.
   public struct Configuration: Sendable {
     /// The encodings and fragment length the scanner searches for.
-    public var scanOptions: ScanOptions
+    package var scanOptions: ScanOptions
     /// Whether the scope also scans what the process writes to standard output and error.
     public var captureStandardStreams: Bool
     /// Sinks read at the end of every run, in addition to those added to the scope; every scope
@@ -15,7 +15,7 @@ extension CanaryTrap {
     /// How long one request of ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)`` may take before it is
     /// cancelled and reported (the run is then inconclusive); 15 seconds unless told otherwise.
     public var requestDeadline: Duration
-    /// How long the whole scope may take, counted from ``CanaryTrap/start()`` in time the process
+    /// How long the whole scope may take, counted from the scope's start in time the process
     /// could run (stalls of every cooperative thread are given back, up to four times this): matrix
     /// requests still running then are cancelled and requests not yet sent are not sent, each
     /// reported; a test body still running shortly after it makes the run inconclusive and stops
@@ -35,14 +35,13 @@ extension CanaryTrap {
 
     /// Creates a configuration; the report directory defaults to `CANARY_TRAP_REPORT_DIR`.
     public init(
-      scanOptions: ScanOptions = ScanOptions(),
       captureStandardStreams: Bool = true,
       sinks: [any LeakSink] = [],
       reportDirectory: URL? = Configuration.environmentReportDirectory,
       requestDeadline: Duration = .seconds(15),
       scopeDeadline: Duration = .seconds(180)
     ) {
-      self.scanOptions = scanOptions
+      self.scanOptions = ScanOptions()
       self.captureStandardStreams = captureStandardStreams
       self.sinks = sinks
       self.reportDirectory = reportDirectory

@@ -5,7 +5,7 @@ extension CanaryTrap {
   /// nothing of the run as silent (see <doc:Sinks>), proves every canary's delivery and returns the report.
   ///
   /// Calling it again returns the same report.
-  public func finish() async -> LeakReport {
+  package func finish() async -> LeakReport {
     let task = state.withLock { state -> Task<LeakReport, Never> in
       if let finishing = state.finishing { return finishing }
       state.phase = .finishing

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Plant canaries with ``canary(_:at:fileID:filePath:line:column:)``, point the app's real
 /// transport at ``baseURL``, hand the app's logger a ``memoryLog(_:limit:)``, and end with
-/// ``finish()``: every sink is scanned for
+/// `finish()`: every sink is scanned for
 /// every canary in every encoding, every canary's delivery is proven, and a ``LeakReport`` says
 /// what leaked where. Many scopes run in parallel in one process without seeing each other's
 /// traffic, because each owns its server, its canaries and its sinks.
@@ -19,15 +19,15 @@ public final class CanaryTrap: Sendable {
   @TaskLocal public static var current: CanaryTrap?
 
   /// The report's title, such as the test's name.
-  public let title: String
+  package let title: String
   /// How the scope scans and which sinks it reads.
   public let configuration: Configuration
   /// Where in the user's tests the scope was written, when known.
-  public let sourceLocation: ReportSourceLocation?
+  package let sourceLocation: ReportSourceLocation?
   /// The scope's own loopback server; script its routes with `server.on(…)`.
   public let server: LoopbackServer
   /// Every canary planted in this scope.
-  public let canaries: CanarySet
+  package let canaries: CanarySet
   /// A harmless marker unique to this scope, planted where a sane logger prints it (the first
   /// path segment of every matrix request) so that a sink that recorded nothing of the run is
   /// reported silent; see ``RequestKind`` for the URL convention.
@@ -37,8 +37,8 @@ public final class CanaryTrap: Sendable {
   /// When the scope was created; reports give it as the run's start.
   let createdAt = Date()
 
-  /// Creates a scope; call ``start()`` before sending requests to ``baseURL``.
-  public init(
+  /// Creates a scope; call `start()` before sending requests to ``baseURL``.
+  package init(
     title: String, configuration: Configuration = Configuration(),
     sourceLocation: ReportSourceLocation? = nil
   ) {
@@ -178,7 +178,7 @@ public final class CanaryTrap: Sendable {
   }
 
   /// Records a problem that makes the run inconclusive, such as a request the app failed to send.
-  public func reportError(_ message: String) {
+  package func reportError(_ message: String) {
     state.withLock { $0.errors.append(message) }
   }
 
@@ -199,7 +199,7 @@ public final class CanaryTrap: Sendable {
   ///
   /// A server that cannot start is thrown, here and from every later call (``runMatrix(through:kinds:fileID:filePath:line:column:)``
   /// starts the scope too), and is the report's first problem: nothing of the run can be judged.
-  public func start() async throws {
+  package func start() async throws {
     let sinks = try state.withLock { state -> [RegisteredSink]? in
       if let failure = state.startFailure { throw failure }
       guard state.phase == .created else { return nil }
@@ -243,7 +243,7 @@ public final class CanaryTrap: Sendable {
 
   /// The evidence gathered so far: what the server received and answered, and what the
   /// transport saw.
-  public var evidence: DeliveryEvidence {
+  package var evidence: DeliveryEvidence {
     let (sent, returned) = state.withLock { ($0.sent, $0.returned) }
     return DeliveryEvidence(
       received: server.requests, sent: sent, returned: returned, answered: server.responses,
@@ -251,7 +251,7 @@ public final class CanaryTrap: Sendable {
   }
 
   /// The delivery status of every canary planted so far, from the evidence gathered so far.
-  public func proveDelivery() -> [CanaryDelivery] {
+  package func proveDelivery() -> [CanaryDelivery] {
     let evidence = self.evidence
     let (proofs, sites) = state.withLock { ($0.proofs, $0.plantingSites) }
     return canaries.canaries.map { canary in

@@ -45,12 +45,12 @@ public struct Transport: Sendable {
   }
 
   /// Sends every request through upload tasks of `session`.
-  public static func urlSessionUpload(_ session: URLSession) -> Transport {
+  package static func urlSessionUpload(_ session: URLSession) -> Transport {
     urlSession(session, mode: .upload)
   }
 
   /// Sends every request through download tasks of `session`.
-  public static func urlSessionDownload(_ session: URLSession) -> Transport {
+  package static func urlSessionDownload(_ session: URLSession) -> Transport {
     urlSession(session, mode: .download)
   }
 }

@@ -3,8 +3,8 @@ import Foundation
 
 /// A thread-safe log held in memory: hand it to the app's logger, and the scope scans every byte.
 ///
-/// It keeps what is written to it, as lines and as bytes, up to its ``limit``; a write past the
-/// limit is dropped whole and counted (``droppedBytes``), and a scope whose window lost a write
+/// It keeps what is written to it, as lines and as bytes, up to its `limit`; a write past the
+/// limit is dropped whole and counted (`droppedBytes`), and a scope whose window lost a write
 /// cannot be clean for this log (see <doc:Sinks>). Each scope reading it sees only what was
 /// written during its own window, so one log in a suite's configuration can serve tests running
 /// in parallel. A log the scope created with ``CanaryTrap/memoryLog(_:limit:)`` belongs to that
@@ -13,15 +13,15 @@ public final class MemoryLog: LeakSink, LogSink, ImmediatelyBeginningSink, Dropp
   /// The name findings use, `memory-log` unless told otherwise.
   public let name: String
   /// How much the log keeps before it drops what is written.
-  public let limit: Limit
+  package let limit: Limit
   private let storage = Locked(Storage())
 
   /// How much a memory log keeps: a write that would pass either bound is dropped and counted.
   public struct Limit: Sendable, Hashable {
     /// The most bytes kept (64 MiB by default).
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// The most writes (lines or byte chunks) kept (1,000,000 by default).
-    public var maxLines: Int
+    package var maxLines: Int
 
     /// Creates a limit.
     public init(maxBytes: Int = 64 << 20, maxLines: Int = 1_000_000) {
@@ -87,7 +87,7 @@ public final class MemoryLog: LeakSink, LogSink, ImmediatelyBeginningSink, Dropp
   }
 
   /// Every entry kept so far, in order (raw bytes decoded as UTF-8, invalid bytes replaced).
-  public var lines: [String] {
+  package var lines: [String] {
     storage.withLock { $0.entries }
   }
 
@@ -97,18 +97,18 @@ public final class MemoryLog: LeakSink, LogSink, ImmediatelyBeginningSink, Dropp
   }
 
   /// How many bytes were dropped past the limit since the log was created.
-  public var droppedBytes: Int {
+  package var droppedBytes: Int {
     storage.withLock { $0.dropped.bytes }
   }
 
   /// How many writes were dropped past the limit since the log was created.
-  public var droppedWrites: Int {
+  package var droppedWrites: Int {
     storage.withLock { $0.dropped.writes }
   }
 
   /// Removes everything kept so far; open windows start again at the (now empty) end. The
   /// dropped counters are kept, so a window still knows what it lost.
-  public func clear() {
+  package func clear() {
     storage.withLock { storage in
       storage.entries = []
       storage.bytes = Data()
@@ -117,7 +117,7 @@ public final class MemoryLog: LeakSink, LogSink, ImmediatelyBeginningSink, Dropp
   }
 
   /// A closure that writes each string it gets as a line, for loggers that take `(String) -> Void`.
-  public var asClosure: @Sendable (String) -> Void {
+  package var asClosure: @Sendable (String) -> Void {
     { [self] line in self.write(line) }
   }
 

@@ -13,7 +13,7 @@ import Foundation
 /// call ``record(_:didFinishCollecting:)`` and ``record(_:didCompleteWithError:)`` from your own
 /// delegate, and add it to the scope with `await trap.addSink(_:)`. Any line proves it heard the
 /// run (``HearingRule/anyByteDuringScope``). Lines past its ``MemoryLog/Limit`` are dropped and
-/// counted (``droppedLines``), and the run cannot then be clean.
+/// counted (`droppedLines`), and the run cannot then be clean.
 public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSink, ImmediatelyBeginningSink,
   DroppingSink, @unchecked Sendable
 {
@@ -29,7 +29,7 @@ public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSi
   /// The sink's name in reports.
   public let name: String
   /// What the recorder writes of each task.
-  public let detail: Detail
+  package let detail: Detail
   private let log: MemoryLog
 
   /// Creates a recorder named `name` that keeps at most `limit` of lines.
@@ -40,10 +40,10 @@ public final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, LeakSi
   }
 
   /// The lines recorded so far.
-  public var lines: [String] { log.lines }
+  package var lines: [String] { log.lines }
 
   /// How many lines were dropped past the limit.
-  public var droppedLines: Int { log.droppedWrites }
+  package var droppedLines: Int { log.droppedWrites }
 
   /// Any byte recorded during the scope proves the recorder heard the run.
   public var hearingRule: HearingRule { .anyByteDuringScope }

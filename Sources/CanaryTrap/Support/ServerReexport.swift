@@ -1,6 +1,8 @@
 // The loopback server is its own target, `CanaryTrapServer`, which knows nothing of canaries: the
-// compiler keeps it that way. Its request, response and record types are the core's public API (a
-// scope's server, routes and record), so `import CanaryTrap` brings them along: the package's one
-// re-export (DocC "Architecture"). CI/fuzz.sh compiles both targets as one module, where this
-// import resolves to an empty stand-in.
+// compiler keeps it that way. Its public API is what a route is written with (`on`, `onWebSocket`,
+// `ServerResponse` and its builders, `RecordedRequest`, `HTTPMethod`, `HTTPHeaders`, the streaming
+// and WebSocket script types); its settings, life cycle and records are `package`. So `import
+// CanaryTrap` brings exactly the route API along: the package's one re-export (DocC
+// "Architecture"). CI/fuzz.sh compiles both targets as one module, where this import resolves to
+// an empty stand-in.
 @_exported import CanaryTrapServer

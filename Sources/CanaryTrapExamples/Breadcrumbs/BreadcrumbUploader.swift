@@ -12,9 +12,9 @@ import Foundation
 /// With ``Detail/full`` a breadcrumb keeps the URL, its query (`http.query`) and fragment
 /// (`http.fragment`), as Sentry's network breadcrumbs do, so whatever the app put in a URL leaves
 /// the process. With ``Detail/routeOnly`` it keeps the method, the route's shape and the status.
-public final class BreadcrumbUploader: HTTPClientTransport {
+package final class BreadcrumbUploader: HTTPClientTransport {
   /// What a breadcrumb keeps of a request.
-  public enum Detail: Sendable, Hashable {
+  package enum Detail: Sendable, Hashable {
     /// The URL with its query and fragment, the method, the status and the error.
     case full
     /// The method, the route with every path segment replaced by `:x`, and the status.
@@ -22,20 +22,20 @@ public final class BreadcrumbUploader: HTTPClientTransport {
   }
 
   /// The intake URL the batches are posted to.
-  public let endpoint: URL
+  package let endpoint: URL
   /// What a breadcrumb keeps.
-  public let detail: Detail
+  package let detail: Detail
   /// How many breadcrumbs make a batch.
-  public let batchSize: Int
+  package let batchSize: Int
   /// Whether batches are uploaded at all: false is an uploader whose flush never runs.
-  public let uploads: Bool
+  package let uploads: Bool
   private let session: URLSession
   private let apiKey: String
   private let pending = Protected<[Breadcrumb]>([])
 
   /// Creates an uploader that sends the app's requests and its batches through `session`,
   /// posting to `endpoint` with the SDK's own `DD-API-KEY: apiKey`.
-  public init(
+  package init(
     endpoint: URL, detail: Detail = .full, batchSize: Int = 8, uploads: Bool = true,
     apiKey: String = "pub0123456789abcdef", session: URLSession
   ) {
@@ -48,7 +48,7 @@ public final class BreadcrumbUploader: HTTPClientTransport {
   }
 
   /// Sends `request`, records it as a breadcrumb, and uploads a full batch (or at once, on a failure).
-  public func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+  package func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
     do {
       let (data, response) = try await session.data(for: request)
       let status = (response as? HTTPURLResponse)?.statusCode ?? 0
@@ -65,7 +65,7 @@ public final class BreadcrumbUploader: HTTPClientTransport {
 
   /// Uploads every pending breadcrumb as one batch, retrying twice after a 429 or 503 (waiting
   /// its `Retry-After`, at most one second); does nothing when ``uploads`` is false.
-  public func flush() async throws {
+  package func flush() async throws {
     guard uploads else { return }
     let batch = pending.withLock { pending -> [Breadcrumb] in
       defer { pending = [] }

@@ -10,20 +10,20 @@ import Foundation
 ///
 /// This is the denylist most apps start with: it hides `password` and `token`, and nothing it
 /// was not told about — `access_token`, headers, query items and path segments pass through.
-public struct DenylistInterceptor: RequestInterceptor {
+package struct DenylistInterceptor: RequestInterceptor {
   /// The JSON keys whose string values are blanked.
-  public static let sensitiveKeys = ["password", "accessToken", "refreshToken", "token"]
+  package static let sensitiveKeys = ["password", "accessToken", "refreshToken", "token"]
 
   /// Where the log lines go.
-  public let sink: any LogSink
+  package let sink: any LogSink
 
   /// Creates an interceptor logging to `sink`.
-  public init(sink: any LogSink) {
+  package init(sink: any LogSink) {
     self.sink = sink
   }
 
   /// Logs the method, the URL and the body with sensitive keys blanked.
-  public func adapt(_ request: URLRequest) async throws -> URLRequest {
+  package func adapt(_ request: URLRequest) async throws -> URLRequest {
     sink.write("→ \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
     if let body = request.httpBody, let text = String(data: Self.redact(body), encoding: .utf8) {
       sink.write("  body: \(text)")
@@ -32,7 +32,7 @@ public struct DenylistInterceptor: RequestInterceptor {
   }
 
   /// Logs the status and path, or the error.
-  public func didFinish(
+  package func didFinish(
     _ request: URLRequest, response: HTTPURLResponse?, data: Data?, error: (any Error)?
   ) async {
     if let response {

@@ -6,7 +6,7 @@ import Foundation
 
 /// A step an API client runs around every request: it may change the request before it is sent
 /// and observes the outcome afterwards.
-public protocol RequestInterceptor: Sendable {
+package protocol RequestInterceptor: Sendable {
   /// Returns the request to send, possibly changed.
   func adapt(_ request: URLRequest) async throws -> URLRequest
   /// Observes how the request ended: a response and its body, or an error.
@@ -15,29 +15,29 @@ public protocol RequestInterceptor: Sendable {
 
 extension RequestInterceptor {
   /// Sends the request unchanged.
-  public func adapt(_ request: URLRequest) async throws -> URLRequest { request }
+  package func adapt(_ request: URLRequest) async throws -> URLRequest { request }
   /// Observes nothing.
-  public func didFinish(
+  package func didFinish(
     _ request: URLRequest, response: HTTPURLResponse?, data: Data?, error: (any Error)?
   ) async {}
 }
 
 /// An API client that runs a chain of ``RequestInterceptor``s around a URLSession, the shape of
 /// most hand-written clients.
-public struct InterceptingClient: HTTPClientTransport {
+package struct InterceptingClient: HTTPClientTransport {
   /// The session that sends the requests.
-  public let session: URLSession
+  package let session: URLSession
   /// The interceptors, run in order before sending and in order after the response.
-  public let interceptors: [any RequestInterceptor]
+  package let interceptors: [any RequestInterceptor]
 
   /// Creates a client sending through `session`.
-  public init(session: URLSession = .shared, interceptors: [any RequestInterceptor]) {
+  package init(session: URLSession = .shared, interceptors: [any RequestInterceptor]) {
     self.session = session
     self.interceptors = interceptors
   }
 
   /// Adapts the request through every interceptor, sends it and reports the outcome to each.
-  public func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+  package func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
     var adapted = request
     for interceptor in interceptors {
       adapted = try await interceptor.adapt(adapted)

@@ -3,7 +3,7 @@ import Foundation
 extension InspectorEntry {
   /// The request as a `curl` command line that replays it, the way inspectors share a request
   /// in a bug report.
-  public func curlCommand() -> String {
+  package func curlCommand() -> String {
     var parts = ["curl", "-X", Self.shellQuoted(method), Self.shellQuoted(url)]
     for header in requestHeaders {
       parts += ["-H", Self.shellQuoted("\(header.name): \(header.value)")]

@@ -2,7 +2,7 @@ import Foundation
 
 /// A HAR 1.2 document (HTTP Archive) of recorded exchanges, the format browsers and proxies
 /// import.
-public struct HTTPArchive: Encodable, Sendable {
+package struct HTTPArchive: Encodable, Sendable {
   struct Log: Encodable, Sendable {
     var version = "1.2"
     var creator = Creator()
@@ -62,12 +62,12 @@ public struct HTTPArchive: Encodable, Sendable {
   var log: Log
 
   /// Creates an archive of `entries`.
-  public init(entries: [InspectorEntry]) {
+  package init(entries: [InspectorEntry]) {
     log = Log(entries: entries.map(Self.entry))
   }
 
   /// The archive as pretty-printed JSON.
-  public func jsonData() throws -> Data {
+  package func jsonData() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return try encoder.encode(self)

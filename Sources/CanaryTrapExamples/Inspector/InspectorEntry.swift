@@ -2,64 +2,64 @@ import Foundation
 
 /// One exchange the ``NetworkInspector`` recorded, with `Authorization` and `Cookie` values
 /// already replaced.
-public struct InspectorEntry: Sendable, Identifiable {
+package struct InspectorEntry: Sendable, Identifiable {
   /// A header field as sent or received.
-  public struct Header: Sendable, Hashable {
+  package struct Header: Sendable, Hashable {
     /// The field name.
-    public var name: String
+    package var name: String
     /// The field value.
-    public var value: String
+    package var value: String
 
     /// Creates a header field.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
       self.name = name
       self.value = value
     }
   }
 
   /// One redirect the exchange went through.
-  public struct Redirect: Sendable, Hashable {
+  package struct Redirect: Sendable, Hashable {
     /// The redirect status, such as 302.
-    public var status: Int
+    package var status: Int
     /// The URL the redirect pointed to.
-    public var location: String
+    package var location: String
 
     /// Creates a redirect record.
-    public init(status: Int, location: String) {
+    package init(status: Int, location: String) {
       self.status = status
       self.location = location
     }
   }
 
   /// A unique identifier.
-  public var id = UUID()
+  package var id = UUID()
   /// When the request started.
-  public var startedAt: Date
+  package var startedAt: Date
   /// How long the exchange took, in seconds.
-  public var duration: TimeInterval
+  package var duration: TimeInterval
   /// The request method.
-  public var method: String
+  package var method: String
   /// The request URL as the app built it.
-  public var url: String
+  package var url: String
   /// The request headers, with sensitive ones redacted.
-  public var requestHeaders: [Header]
+  package var requestHeaders: [Header]
   /// The request body.
-  public var requestBody: Data?
+  package var requestBody: Data?
   /// The response status, or nil when the exchange failed.
-  public var statusCode: Int?
+  package var statusCode: Int?
   /// The response headers.
-  public var responseHeaders: [Header]
+  package var responseHeaders: [Header]
   /// The response body.
-  public var responseBody: Data?
+  package var responseBody: Data?
   /// The redirects followed on the way, in order.
-  public var redirects: [Redirect]
+  package var redirects: [Redirect]
   /// The URL of the final response.
-  public var finalURL: String?
+  package var finalURL: String?
   /// Why the exchange failed, if it did.
-  public var error: String?
+  package var error: String?
 
   /// Creates an entry.
-  public init(
+  package init(
     startedAt: Date, duration: TimeInterval, method: String, url: String, requestHeaders: [Header],
     requestBody: Data?, statusCode: Int?, responseHeaders: [Header], responseBody: Data?,
     redirects: [Redirect], finalURL: String?, error: String?
@@ -79,12 +79,12 @@ public struct InspectorEntry: Sendable, Identifiable {
   }
 
   /// The value of the first request header named `name`, ignoring case.
-  public func requestHeader(_ name: String) -> String? {
+  package func requestHeader(_ name: String) -> String? {
     requestHeaders.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
   }
 
   /// The value of the first response header named `name`, ignoring case.
-  public func responseHeader(_ name: String) -> String? {
+  package func responseHeader(_ name: String) -> String? {
     responseHeaders.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
   }
 }

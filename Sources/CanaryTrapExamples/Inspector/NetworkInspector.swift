@@ -7,55 +7,55 @@ import Foundation
 /// An in-app network inspector: it records every exchange of the sessions it is installed in
 /// through a `URLProtocol`, redacts the `Authorization` and `Cookie` headers, keeps the entries
 /// in memory and exports them as a HAR file and as cURL commands for bug reports.
-public final class NetworkInspector: Sendable {
+package final class NetworkInspector: Sendable {
   /// Request header names (lowercase) whose values are replaced before an entry is stored.
-  public static let redactedHeaders: Set<String> = ["authorization", "cookie"]
+  package static let redactedHeaders: Set<String> = ["authorization", "cookie"]
   /// What replaces a redacted header value.
-  public static let redactedValue = "••••••"
+  package static let redactedValue = "••••••"
   /// The file name of the HAR export.
-  public static let harFileName = "network-inspector.har"
+  package static let harFileName = "network-inspector.har"
   /// The file name of the cURL export.
-  public static let curlFileName = "network-inspector-curl.sh"
+  package static let curlFileName = "network-inspector-curl.sh"
 
   /// The most entries kept; older ones are dropped first.
-  public let limit: Int
+  package let limit: Int
   private let stored = Protected<[InspectorEntry]>([])
 
   /// Creates an inspector that keeps at most `limit` entries and starts recording.
   ///
   /// Like most in-app inspectors it is process-wide: every live inspector records the traffic
   /// of every session any inspector is installed in.
-  public init(limit: Int = 500) {
+  package init(limit: Int = 500) {
     self.limit = max(1, limit)
     InspectorURLProtocol.register(self)
   }
 
   /// Adds the capturing protocol to `configuration`, so sessions made from it are recorded.
-  public func install(into configuration: URLSessionConfiguration) {
+  package func install(into configuration: URLSessionConfiguration) {
     let existing = configuration.protocolClasses ?? []
     guard !existing.contains(where: { $0 == InspectorURLProtocol.self }) else { return }
     configuration.protocolClasses = [InspectorURLProtocol.self] + existing
   }
 
   /// A session made from `configuration` with the inspector installed.
-  public func makeSession(configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+  package func makeSession(configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
     install(into: configuration)
     return URLSession(configuration: configuration)
   }
 
   /// The recorded exchanges, oldest first.
-  public var entries: [InspectorEntry] {
+  package var entries: [InspectorEntry] {
     stored.withLock { $0 }
   }
 
   /// Forgets every recorded exchange.
-  public func clear() {
+  package func clear() {
     stored.withLock { $0.removeAll() }
   }
 
   /// Writes the HAR file and the cURL commands into `directory` and returns their URLs.
   @discardableResult
-  public func export(to directory: URL) throws -> [URL] {
+  package func export(to directory: URL) throws -> [URL] {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let entries = self.entries
     let har = directory.appendingPathComponent(Self.harFileName)

@@ -6,14 +6,14 @@ import Foundation
 
 /// A debug transport that prints every request and response in full, as many apps do while a
 /// feature is being built: URL, every header, the body as text, the status and the response.
-public struct PrintingLogger: HTTPClientTransport {
+package struct PrintingLogger: HTTPClientTransport {
   /// The session that sends the requests.
-  public let session: URLSession
+  package let session: URLSession
   /// Where the printed text goes: standard output unless a test hands in something else.
-  public let output: @Sendable (String) -> Void
+  package let output: @Sendable (String) -> Void
 
   /// Creates a logger that sends through `session` and prints with `output`.
-  public init(
+  package init(
     session: URLSession = .shared, output: @escaping @Sendable (String) -> Void = { print($0) }
   ) {
     self.session = session
@@ -21,7 +21,7 @@ public struct PrintingLogger: HTTPClientTransport {
   }
 
   /// Prints the request, sends it, prints the response and returns it.
-  public func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+  package func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
     output(Self.describe(request))
     do {
       let (data, response) = try await session.data(for: request)

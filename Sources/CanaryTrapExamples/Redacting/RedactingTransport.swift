@@ -12,22 +12,22 @@ import Foundation
 /// kept only when allowlisted, path segments that look like data are replaced by their shape, the
 /// `Location` of each redirect and the final URL are redacted like the request URL, and the line
 /// is capped at ``maxLineBytes``.
-public final class RedactingTransport: HTTPClientTransport {
+package final class RedactingTransport: HTTPClientTransport {
   /// The longest line written, in UTF-8 bytes.
-  public static let maxLineBytes = 2048
+  package static let maxLineBytes = 2048
   /// The header that carries the request ID to the server.
-  public static let requestIDHeader = "X-Request-ID"
+  package static let requestIDHeader = "X-Request-ID"
 
   /// The session that sends the requests; it follows redirects and records each hop.
-  public let session: URLSession
+  package let session: URLSession
   /// What decides which parts of an exchange are safe to log.
-  public let redactor: Redactor
+  package let redactor: Redactor
   /// Where the lines go.
-  public let sink: any LogSink
+  package let sink: any LogSink
   private let recorder: RedirectRecorder
 
   /// Creates a transport with its own session built from `configuration`.
-  public init(
+  package init(
     configuration: URLSessionConfiguration = .ephemeral, redactor: Redactor = Redactor(),
     sink: any LogSink
   ) {
@@ -39,12 +39,12 @@ public final class RedactingTransport: HTTPClientTransport {
   }
 
   /// Cancels outstanding tasks and releases the session.
-  public func invalidate() {
+  package func invalidate() {
     session.invalidateAndCancel()
   }
 
   /// Sends the request with a fresh request ID and logs one redacted line about the exchange.
-  public func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+  package func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
     let started = ContinuousClock.now
     let requestID = String(UUID().uuidString.prefix(8)).lowercased()
     var request = request

@@ -2,26 +2,26 @@ import Foundation
 
 /// An allowlist redactor for the parts of an HTTP exchange: what it was not told is safe, it
 /// replaces with a marker that says something was there.
-public struct Redactor: Sendable {
+package struct Redactor: Sendable {
   /// Header names (lowercase) whose values are kept.
-  public var safeHeaders: Set<String> = [
+  package var safeHeaders: Set<String> = [
     "accept", "accept-encoding", "accept-language", "age", "cache-control", "content-encoding",
     "content-length", "content-type", "date", "etag", "last-modified", "retry-after", "user-agent",
     "vary",
   ]
   /// Query item names (lowercase) whose values are kept.
-  public var safeQueryItems: Set<String> = ["limit", "sort", "page", "include", "fields"]
+  package var safeQueryItems: Set<String> = ["limit", "sort", "page", "include", "fields"]
   /// JSON keys (lowercase) whose scalar values are kept.
-  public var safeJSONKeys: Set<String> = ["id", "status", "type", "code", "count", "next", "expires_in"]
+  package var safeJSONKeys: Set<String> = ["id", "status", "type", "code", "count", "next", "expires_in"]
   /// What replaces a value that is not allowlisted.
-  public var marker = "<redacted>"
+  package var marker = "<redacted>"
 
   /// Creates a redactor with the default allowlists.
-  public init() {}
+  package init() {}
 
   /// The URL without userinfo and fragment, with path segments classified and query values
   /// replaced unless their name is allowlisted.
-  public func url(_ url: URL?) -> String {
+  package func url(_ url: URL?) -> String {
     guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
       return "<no url>"
     }
@@ -45,7 +45,7 @@ public struct Redactor: Sendable {
   /// A path segment, or what it looked like when it looks like personal data or a secret.
   ///
   /// Route words and short IDs are kept; `;name=value` parameters keep only their names.
-  public func segment(_ raw: String) -> String {
+  package func segment(_ raw: String) -> String {
     var parts = raw.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
     let base = parts.removeFirst()
     let parameters = parts.map { parameter in
@@ -66,7 +66,7 @@ public struct Redactor: Sendable {
   }
 
   /// Every header as `Name: value`, sorted, with values of unlisted headers replaced.
-  public func headers(_ fields: [(name: String, value: String)]) -> [String] {
+  package func headers(_ fields: [(name: String, value: String)]) -> [String] {
     fields.sorted { $0.name.lowercased() < $1.name.lowercased() }.map { field in
       safeHeaders.contains(field.name.lowercased())
         ? "\(field.name): \(field.value)" : "\(field.name): \(marker)"
@@ -75,7 +75,7 @@ public struct Redactor: Sendable {
 
   /// A JSON body with its structure kept and unlisted values replaced; any other body as its
   /// size and media type, such as `<123 bytes text/plain>`.
-  public func body(_ data: Data?, contentType: String?) -> String {
+  package func body(_ data: Data?, contentType: String?) -> String {
     guard let data, !data.isEmpty else { return "<empty>" }
     let mediaType = contentType?.split(separator: ";").first.map {
       $0.trimmingCharacters(in: .whitespaces).lowercased()

@@ -17,9 +17,9 @@ import Foundation
 /// `Transport.urlSessionWebSocket(_:)` does). Whether it leaks depends only on its `log`:
 /// ``printedLine(_:)`` prints everything (as ``PrintingLogger`` does), ``redactedLine(_:)`` keeps
 /// only kinds and sizes (as ``RedactingTransport`` does).
-public struct WebSocketChatClient: HTTPClientTransport {
+package struct WebSocketChatClient: HTTPClientTransport {
   /// One step of a conversation, as the client tells its logger.
-  public enum Event: Sendable {
+  package enum Event: Sendable {
     /// The handshake request is about to be sent.
     case connecting(URLRequest)
     /// A message was sent.
@@ -33,17 +33,17 @@ public struct WebSocketChatClient: HTTPClientTransport {
   }
 
   /// Hears every step of every conversation.
-  public let log: @Sendable (Event) -> Void
+  package let log: @Sendable (Event) -> Void
 
   /// Creates a client that tells `log` about every step.
-  public init(log: @escaping @Sendable (Event) -> Void) {
+  package init(log: @escaping @Sendable (Event) -> Void) {
     self.log = log
   }
 
   /// Runs the conversation `request` carries; returns the server's messages (one a line) and the
   /// handshake's `101` answer. Throws `URLError(.unsupportedURL)` for a request that is not a
   /// `ws://` handshake to a loopback port carrying a plan.
-  public func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+  package func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
     let log = self.log
     return try await withCheckedThrowingContinuation { continuation in
       // Blocking socket calls (each bounded by the receive timeout) stay off the Swift pool.
@@ -98,7 +98,7 @@ public struct WebSocketChatClient: HTTPClientTransport {
 
   /// A debug line with everything: the URL, every header, each message's text and the close
   /// reasons. Leaks every canary of a conversation.
-  public static func printedLine(_ event: Event) -> String {
+  package static func printedLine(_ event: Event) -> String {
     switch event {
     case .connecting(let request):
       let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }
@@ -113,7 +113,7 @@ public struct WebSocketChatClient: HTTPClientTransport {
 
   /// A support line that keeps only the shape: the URL's path, how many subprotocols were
   /// offered, each message's type and size, close codes and the reasons' sizes.
-  public static func redactedLine(_ event: Event) -> String {
+  package static func redactedLine(_ event: Event) -> String {
     switch event {
     case .connecting(let request):
       let offered =

@@ -13,7 +13,7 @@ public struct Canary: Sendable, Hashable {
   package var extraFields: [String: JSONValue]
 
   /// Creates a canary from a value minted elsewhere.
-  public init(value: String, location: CanaryLocation, shape: CanaryShape? = nil) {
+  package init(value: String, location: CanaryLocation, shape: CanaryShape? = nil) {
     self.init(value: value, location: location, shape: shape, extraFields: [:])
   }
 
@@ -28,7 +28,7 @@ public struct Canary: Sendable, Hashable {
   }
 
   /// The value's UTF-8 bytes, the unit every scan works on.
-  public var bytes: [UInt8] { Array(value.utf8) }
+  package var bytes: [UInt8] { Array(value.utf8) }
 }
 
 extension Canary: CustomStringConvertible {

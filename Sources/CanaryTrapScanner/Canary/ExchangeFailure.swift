@@ -28,7 +28,7 @@ public enum ExchangeFailure: String, Sendable, Hashable, CaseIterable {
 
   /// What happens to the exchange, in words, such as "the connection closed after the request
   /// arrived, with no response".
-  public var summary: String {
+  package var summary: String {
     switch self {
     case .connectionClosed: "the connection closed after the request arrived, with no response"
     case .closedMidBody: "the connection closed in the middle of the response body"

@@ -7,21 +7,21 @@ import CanaryTrapPrimitives
 /// The defaults are far above any real log: deflate cannot expand real text more than about
 /// 1,032 times, so the ratio limit only stops compression stacked on compression, and the total
 /// only stops inputs that would take minutes to scan.
-public struct ContainerLimits: Sendable, Hashable {
+package struct ContainerLimits: Sendable, Hashable {
   /// The most bytes all the containers of one source may expand to (32 GiB by default).
-  public var maxExpandedBytes: Int
+  package var maxExpandedBytes: Int
   /// The most expanded bytes per byte of the source (2,000 by default), enforced beyond
   /// ``ratioFloor`` expanded bytes.
-  public var maxExpansionRatio: Int
+  package var maxExpansionRatio: Int
   /// Expanded bytes always allowed whatever the ratio (64 MiB by default).
-  public var ratioFloor: Int
+  package var ratioFloor: Int
   /// The most containers nested in one another (8 by default).
-  public var maxDepth: Int
+  package var maxDepth: Int
   /// The most members one source's archives may hold (1,000,000 by default).
-  public var maxMembers: Int
+  package var maxMembers: Int
 
   /// The default limits.
-  public init(
+  package init(
     maxExpandedBytes: Int = 32 << 30, maxExpansionRatio: Int = 2_000, ratioFloor: Int = 64 << 20,
     maxDepth: Int = 8, maxMembers: Int = 1_000_000
   ) {

@@ -3,7 +3,7 @@ public struct LeakFinding: Sendable, Hashable {
   /// The canary that leaked.
   public var canary: Canary
   /// How the leaked bytes were encoded, innermost first, such as `[.jsonEscaped, .base64]`.
-  public var encodings: EncodingChain
+  package var encodings: EncodingChain
   /// The sink or file the canary was found in.
   public var source: String
   /// The 1-based line of the match's first byte.
@@ -11,7 +11,7 @@ public struct LeakFinding: Sendable, Hashable {
   /// The 1-based byte column of the match's first byte within its line.
   public var column: Int
   /// The 0-based byte offset of the match's first byte within the source.
-  public var offset: Int
+  package var offset: Int
   /// A short, bounded excerpt around the match, with non-printable bytes escaped.
   public var excerpt: String
   /// Where in the user's code the leaked canary was planted (the `canary(_:at:)` call, or the
@@ -19,7 +19,7 @@ public struct LeakFinding: Sendable, Hashable {
   public var plantedAt: ReportSourceLocation?
 
   /// The encoding chain as reports print it, such as `raw`, `sha256-hex` or
-  /// `json-escaped → base64` (see ``EncodingChain/description``).
+  /// `json-escaped → base64` (see `EncodingChain.description`).
   public var encoding: String { encodings.description }
 
   /// Creates a finding.

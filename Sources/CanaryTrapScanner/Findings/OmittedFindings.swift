@@ -1,12 +1,12 @@
 /// How many findings of one canary in one source were counted but not kept, because the source
 /// held more than ``ScanOptions/maxFindingsPerCanary`` of them.
-public struct OmittedFindings: Sendable, Hashable {
+package struct OmittedFindings: Sendable, Hashable {
   /// The canary whose extra findings were dropped.
-  public var canary: Canary
+  package var canary: Canary
   /// The source they were found in.
-  public var source: String
+  package var source: String
   /// How many were counted and not kept.
-  public var count: Int
+  package var count: Int
 
   /// Creates a count of omitted findings.
   package init(canary: Canary, source: String, count: Int) {

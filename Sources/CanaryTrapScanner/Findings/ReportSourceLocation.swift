@@ -10,7 +10,7 @@ public struct ReportSourceLocation: Sendable, Hashable, Codable {
   public var column: Int
 
   /// Creates a source location.
-  public init(fileID: String, filePath: String, line: Int, column: Int) {
+  package init(fileID: String, filePath: String, line: Int, column: Int) {
     self.fileID = fileID
     self.filePath = filePath
     self.line = line
@@ -20,7 +20,7 @@ public struct ReportSourceLocation: Sendable, Hashable, Codable {
 
 extension ReportSourceLocation {
   /// The location of a call, from the `#fileID`, `#filePath`, `#line` and `#column` it captured.
-  public init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+  package init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
     self.init(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
   }
 

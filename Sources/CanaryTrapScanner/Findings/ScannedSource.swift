@@ -7,7 +7,7 @@ public struct ScannedSource: Sendable, Hashable {
   /// Whether the source could be trusted to have captured the run.
   public var status: Status
   /// Findings counted in this source beyond ``ScanOptions/maxFindingsPerCanary`` and not kept.
-  public var omittedFindings: [OmittedFindings]
+  package var omittedFindings: [OmittedFindings]
 
   /// Whether a source's silence is a finding of its own.
   public enum Status: Sendable, Hashable {
@@ -20,7 +20,7 @@ public struct ScannedSource: Sendable, Hashable {
   }
 
   /// Creates a description of a scanned source.
-  public init(
+  package init(
     name: String, bytes: Int, status: Status = .heard, omittedFindings: [OmittedFindings] = []
   ) {
     self.name = name

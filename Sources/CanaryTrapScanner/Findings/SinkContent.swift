@@ -5,10 +5,10 @@ public struct SinkContent: Sendable, Hashable {
   /// The name findings use: the sink's name, or the sink's name and a file path.
   public var name: String
   /// Where the bytes are.
-  public var storage: Storage
+  package var storage: Storage
 
   /// Where a sink's bytes are.
-  public enum Storage: Sendable, Hashable {
+  package enum Storage: Sendable, Hashable {
     /// Bytes held in memory.
     case bytes(Data)
     /// The bytes of a file from `offset` to its end, read in chunks when scanned.
@@ -26,7 +26,7 @@ public struct SinkContent: Sendable, Hashable {
   }
 
   /// Creates content.
-  public init(name: String, storage: Storage) {
+  package init(name: String, storage: Storage) {
     self.name = name
     self.storage = storage
   }

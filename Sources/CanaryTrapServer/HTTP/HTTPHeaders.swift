@@ -11,10 +11,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   private var storage: [Field]
 
   /// Creates an empty header list.
-  public init() { storage = [] }
+  package init() { storage = [] }
 
   /// Creates headers from fields, in order, duplicates kept.
-  public init(_ fields: [(name: String, value: String)]) {
+  package init(_ fields: [(name: String, value: String)]) {
     storage = fields.map { Field(name: $0.name, value: $0.value) }
   }
 
@@ -24,13 +24,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   }
 
   /// The number of fields, duplicates included.
-  public var count: Int { storage.count }
+  package var count: Int { storage.count }
 
   /// Whether there is no field.
-  public var isEmpty: Bool { storage.isEmpty }
+  package var isEmpty: Bool { storage.isEmpty }
 
   /// The fields in order.
-  public var fields: [(name: String, value: String)] { storage.map { ($0.name, $0.value) } }
+  package var fields: [(name: String, value: String)] { storage.map { ($0.name, $0.value) } }
 
   /// Iterates the fields in order.
   public func makeIterator() -> Iterator { Iterator(base: storage.makeIterator()) }
@@ -68,7 +68,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   }
 
   /// Appends a field, keeping any earlier field of the same name.
-  public mutating func add(_ name: String, _ value: String) {
+  package mutating func add(_ name: String, _ value: String) {
     storage.append(Field(name: name, value: value))
   }
 
@@ -78,7 +78,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   }
 
   /// Removes every field named `name` (case-insensitive).
-  public mutating func remove(_ name: String) {
+  package mutating func remove(_ name: String) {
     storage.removeAll { Self.namesMatch($0.name, name) }
   }
 

@@ -9,10 +9,10 @@ import Foundation
 /// the line break (or by `--` for the close delimiter); the preamble before the first delimiter and
 /// the epilogue after the close delimiter are ignored; each part's header fields end at the first
 /// empty line, and folded header lines are joined. It tolerates LF instead of CRLF and a missing
-/// close delimiter (the last part then runs to the end of the body, and ``isComplete`` is false).
+/// close delimiter (the last part then runs to the end of the body, and `isComplete` is false).
 ///
-/// Hostile bodies stay bounded: at most ``Limits/maxParts`` parts and ``Limits/maxHeaderFields``
-/// header fields per part are kept, and ``droppedParts`` and ``droppedHeaderFields`` count the rest.
+/// Hostile bodies stay bounded: at most `Limits.maxParts` parts and `Limits.maxHeaderFields`
+/// header fields per part are kept, and `droppedParts` and `droppedHeaderFields` count the rest.
 public struct MultipartBody: Sendable {
   /// One part of the body.
   public struct Part: Sendable {
@@ -48,39 +48,39 @@ public struct MultipartBody: Sendable {
   }
 
   /// How much of a body the parser keeps.
-  public struct Limits: Sendable {
-    /// The most parts kept; later parts are counted in ``MultipartBody/droppedParts``.
-    public var maxParts: Int
+  package struct Limits: Sendable {
+    /// The most parts kept; later parts are counted in `MultipartBody.droppedParts`.
+    package var maxParts: Int
     /// The most header fields kept per part; later ones are counted in
-    /// ``MultipartBody/droppedHeaderFields``.
-    public var maxHeaderFields: Int
+    /// `MultipartBody.droppedHeaderFields`.
+    package var maxHeaderFields: Int
 
     /// Creates limits; the defaults keep 1,000 parts of up to 100 header fields each.
-    public init(maxParts: Int = 1000, maxHeaderFields: Int = 100) {
+    package init(maxParts: Int = 1000, maxHeaderFields: Int = 100) {
       self.maxParts = max(0, maxParts)
       self.maxHeaderFields = max(0, maxHeaderFields)
     }
   }
 
   /// The boundary separating the parts.
-  public var boundary: String
-  /// The parts in order, at most ``Limits/maxParts``.
+  package var boundary: String
+  /// The parts in order, at most `Limits.maxParts`.
   public var parts: [Part]
-  /// How many parts were found past ``Limits/maxParts`` and not kept.
-  public var droppedParts: Int
-  /// How many header fields were found past ``Limits/maxHeaderFields`` in a part and not kept.
-  public var droppedHeaderFields: Int
+  /// How many parts were found past `Limits.maxParts` and not kept.
+  package var droppedParts: Int
+  /// How many header fields were found past `Limits.maxHeaderFields` in a part and not kept.
+  package var droppedHeaderFields: Int
   /// Whether the body ended with the close delimiter `--boundary--`.
-  public var isComplete: Bool
+  package var isComplete: Bool
 
   /// Parses `body` when `contentType` is `multipart/...` with a boundary; nil otherwise.
-  public init?(contentType: String, body: Data, limits: Limits = Limits()) {
+  package init?(contentType: String, body: Data, limits: Limits = Limits()) {
     guard let boundary = Self.boundary(inContentType: contentType) else { return nil }
     self.init(boundary: boundary, body: body, limits: limits)
   }
 
   /// Parses `body` split by `boundary`.
-  public init(boundary: String, body: Data, limits: Limits = Limits()) {
+  package init(boundary: String, body: Data, limits: Limits = Limits()) {
     self.boundary = boundary
     let parsed = MultipartParser.parse(Array(body), boundary: Array(boundary.utf8), limits: limits)
     parts = parsed.parts

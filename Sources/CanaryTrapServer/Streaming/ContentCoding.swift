@@ -13,18 +13,18 @@ public enum ContentCoding: String, Sendable, CaseIterable {
   public static let defaultLimit = 16 * 1024 * 1024
 
   /// Why a body could not be encoded.
-  public struct TooLarge: Error, CustomStringConvertible, Equatable {
+  package struct TooLarge: Error, CustomStringConvertible, Equatable {
     /// The size of the body that was refused.
-    public var bytes: Int
+    package var bytes: Int
     /// The limit it passed.
-    public var limit: Int
+    package var limit: Int
     /// Says what was refused and why.
-    public var description: String {
+    package var description: String {
       "a body of \(bytes) bytes is over the \(limit)-byte limit for compressed responses"
     }
   }
 
-  /// The compressed form of `body`; throws ``TooLarge`` when it holds more than `limit` bytes.
+  /// The compressed form of `body`; throws `TooLarge` when it holds more than `limit` bytes.
   package func encode(_ body: Data, limit: Int = ContentCoding.defaultLimit) throws -> Data {
     guard body.count <= limit else { throw TooLarge(bytes: body.count, limit: limit) }
     let input = [UInt8](body)
@@ -56,7 +56,7 @@ extension ServerResponse {
   /// A copy whose body is compressed with `coding` and labelled with `Content-Encoding`; a chunked
   /// body stays chunked, the compressed bytes cut into as many chunks of similar size.
   ///
-  /// Throws ``ContentCoding/TooLarge`` when the body holds more than `limit` bytes.
+  /// Throws `ContentCoding.TooLarge` when the body holds more than `limit` bytes.
   public func encoded(_ coding: ContentCoding, limit: Int = ContentCoding.defaultLimit) throws
     -> ServerResponse
   {

@@ -4,14 +4,14 @@ import Foundation
 /// `103 Early Hints` with `Link` fields: a status line and fields, never a body.
 public struct InformationalResponse: Sendable, Hashable {
   /// The status code, such as 103; sent as given (`101` is for protocol switches, not this).
-  public var status: Int
+  package var status: Int
   /// The reason phrase; nil uses the standard phrase for ``status``.
-  public var reason: String?
+  package var reason: String?
   /// The header fields, in order.
-  public var headers: HTTPHeaders
+  package var headers: HTTPHeaders
 
   /// Creates an informational response.
-  public init(status: Int, reason: String? = nil, headers: HTTPHeaders = HTTPHeaders()) {
+  public init(status: Int, reason: String? = nil, headers: HTTPHeaders = [:]) {
     self.status = status
     self.reason = reason
     self.headers = headers
@@ -34,7 +34,7 @@ extension ServerResponse {
   }
 
   /// A copy whose chunked body ends with one more trailer field `name: value` (earlier ones are
-  /// kept). Only a ``Body/chunked(_:)`` body carries trailers; add a `Trailer` header naming them
+  /// kept). Only a `Body.chunked(_:)` body carries trailers; add a `Trailer` header naming them
   /// when the client should expect them.
   public func trailer(_ name: String, _ value: String) -> ServerResponse {
     var copy = self

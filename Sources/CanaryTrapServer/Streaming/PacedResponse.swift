@@ -31,7 +31,7 @@ enum PacedResponse {
 }
 
 extension ServerResponse {
-  /// A copy whose chunks (of a ``Body/chunked(_:)`` body) are sent `interval` apart, as a stream
+  /// A copy whose chunks (of a `Body.chunked(_:)` body) are sent `interval` apart, as a stream
   /// the client reads while it arrives; other bodies are sent at once.
   public func paced(every interval: Duration) -> ServerResponse {
     var copy = self

@@ -3,11 +3,11 @@ import Foundation
 /// One server-sent event to write into a `text/event-stream` response.
 public struct ServerSentEvent: Sendable, Hashable {
   /// The `id:` field, if any.
-  public var id: String?
+  package var id: String?
   /// The `event:` field (the event type), if any.
-  public var event: String?
+  package var event: String?
   /// The data; each line becomes one `data:` line.
-  public var data: String
+  package var data: String
 
   /// Creates an event.
   public init(id: String? = nil, event: String? = nil, data: String) {

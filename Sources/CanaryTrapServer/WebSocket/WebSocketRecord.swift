@@ -1,14 +1,14 @@
 import Foundation
 
 /// A close frame: its status code, if it had one, and its reason.
-public struct WebSocketClose: Sendable, Hashable {
+package struct WebSocketClose: Sendable, Hashable {
   /// The status code, or nil for a close frame without one.
-  public var code: UInt16?
+  package var code: UInt16?
   /// The reason (UTF-8), empty when none was given.
-  public var reason: String
+  package var reason: String
 
   /// Creates a close record.
-  public init(code: UInt16?, reason: String) {
+  package init(code: UInt16?, reason: String) {
     self.code = code
     self.reason = reason
   }
@@ -16,11 +16,11 @@ public struct WebSocketClose: Sendable, Hashable {
 
 /// A message the server sent on a WebSocket connection, and whether every byte of its frame
 /// reached the socket.
-public struct WebSocketSentMessage: Sendable, Hashable {
+package struct WebSocketSentMessage: Sendable, Hashable {
   /// The message.
-  public var message: WebSocketMessage
+  package var message: WebSocketMessage
   /// Whether every byte of its frame was handed to the kernel.
-  public var fullyWritten: Bool
+  package var fullyWritten: Bool
 }
 
 /// One WebSocket connection as the loopback server saw it: the upgrade request, what the client
@@ -30,35 +30,35 @@ public struct WebSocketSentMessage: Sendable, Hashable {
 /// and ``LoopbackServer/Configuration/maxRecordedBytes``: once one is not kept, no later one of the
 /// connection is (``received`` stays a prefix, so message numbers stay right), and each is counted
 /// in ``droppedMessages`` and ``ServerCounters/webSocketMessagesDropped``.
-public struct WebSocketRecord: Sendable {
+package struct WebSocketRecord: Sendable {
   /// The ``RecordedRequest/sequence`` of the upgrade request (in ``LoopbackServer/requests``).
-  public var handshakeSequence: Int
+  package var handshakeSequence: Int
   /// The connection it ran on.
-  public var connectionID: Int
+  package var connectionID: Int
   /// The upgrade request's path, still percent-encoded.
-  public var path: String
+  package var path: String
   /// The subprotocol the server chose, if any.
-  public var subprotocol: String?
+  package var subprotocol: String?
   /// The client's messages, whole and in order (a prefix when some were dropped).
-  public var received: [WebSocketMessage] = []
+  package var received: [WebSocketMessage] = []
   /// The client's messages not kept because the record was full.
-  public var droppedMessages = 0
+  package var droppedMessages = 0
   /// The server's scripted messages, in order, with whether each was written in full.
-  public var sent: [WebSocketSentMessage]
+  package var sent: [WebSocketSentMessage]
   /// The client's close frame, or nil when none arrived.
-  public var clientClose: WebSocketClose?
+  package var clientClose: WebSocketClose?
   /// The server's close frame, or nil when it sent none.
-  public var serverClose: WebSocketClose?
+  package var serverClose: WebSocketClose?
   /// Whether every byte of the server's close frame was handed to the kernel.
-  public var serverCloseWritten = false
+  package var serverCloseWritten = false
   /// Why the server closed the connection for a protocol error, with the close code it sent
   /// (1002, 1007, 1009), or the budget (1013), or nil.
-  public var failure: String?
+  package var failure: String?
   /// Pings the server answered with a pong.
-  public var pingsAnswered = 0
+  package var pingsAnswered = 0
 
   /// Creates a record; the server makes these.
-  public init(
+  package init(
     handshakeSequence: Int, connectionID: Int, path: String, subprotocol: String?, sent: [WebSocketMessage]
   ) {
     self.handshakeSequence = handshakeSequence

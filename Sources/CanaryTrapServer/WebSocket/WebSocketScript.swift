@@ -16,7 +16,7 @@ public enum WebSocketMessage: Sendable, Hashable {
   }
 
   /// Whether the payload holds `value` as UTF-8 bytes.
-  public func contains(_ value: String) -> Bool {
+  package func contains(_ value: String) -> Bool {
     value.isEmpty || payload.range(of: Data(value.utf8)) != nil
   }
 }
@@ -27,18 +27,18 @@ public enum WebSocketMessage: Sendable, Hashable {
 public struct WebSocketScript: Sendable {
   /// The subprotocol to choose when the client offered it in `Sec-WebSocket-Protocol`; nil (or
   /// one the client did not offer) chooses none.
-  public var subprotocol: String?
+  package var subprotocol: String?
   /// The messages sent, in order, right after the `101` answer.
-  public var messages: [WebSocketMessage]
+  package var messages: [WebSocketMessage]
   /// The reason of the server's close frame (its code echoes the client's); cut to 123 bytes.
-  public var closeReason: String
+  package var closeReason: String
   /// More header fields for the `101` answer.
-  public var headers: HTTPHeaders
+  package var headers: HTTPHeaders
 
   /// Creates a script.
   public init(
     subprotocol: String? = nil, messages: [WebSocketMessage] = [], closeReason: String = "",
-    headers: HTTPHeaders = HTTPHeaders()
+    headers: HTTPHeaders = [:]
   ) {
     self.subprotocol = subprotocol
     self.messages = messages

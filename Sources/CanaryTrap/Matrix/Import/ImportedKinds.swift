@@ -30,16 +30,16 @@ public struct ImportedKinds: Sendable {
   public let kinds: [RequestKind]
   /// What each kind plants, in the order of ``kinds``.
   package let plans: [Plan]
-  /// The constructs not planted, at most ``ImportLimits/maxSkippedRecorded`` of them.
+  /// The constructs not planted, at most `ImportLimits.maxSkippedRecorded` of them.
   public let skipped: [Skipped]
   /// How many constructs were not planted, the unrecorded ones beyond the limit included.
   public let skippedCount: Int
   /// The parameters the document marks `"x-canary": false` (not secret: sent with their example
-  /// or a plain value, never a canary), at most ``ImportLimits/maxSkippedRecorded`` of them; they
+  /// or a plain value, never a canary), at most `ImportLimits.maxSkippedRecorded` of them; they
   /// do not make the import incomplete.
-  public let declined: [Skipped]
+  package let declined: [Skipped]
   /// How many parameters were declined, the unrecorded ones beyond the limit included.
-  public let declinedCount: Int
+  package let declinedCount: Int
 
   /// How many canaries the kinds plant in all.
   package var canaryCount: Int { plans.reduce(0) { $0 + $1.locations.count } }
@@ -57,27 +57,27 @@ public struct ImportedKinds: Sendable {
 /// The bounds an import keeps to, whatever the document holds.
 public struct ImportLimits: Sendable, Hashable {
   /// The largest document read, in bytes.
-  public var maxDocumentBytes = 32 << 20
+  package var maxDocumentBytes = 32 << 20
   /// The deepest JSON nesting read.
-  public var maxNesting = 256
+  package var maxNesting = 256
   /// The deepest schema (or recorded JSON body) planted; deeper levels are reported.
-  public var maxSchemaDepth = 12
+  package var maxSchemaDepth = 12
   /// The most kinds made; further operations or entries are reported.
-  public var maxKinds = 2_000
+  package var maxKinds = 2_000
   /// The most canaries one kind plants; further ones are reported.
-  public var maxCanariesPerKind = 400
+  package var maxCanariesPerKind = 400
   /// The most canaries all kinds plant together; further kinds are reported.
-  public var maxCanaries = 50_000
+  package var maxCanaries = 50_000
   /// The most skipped constructs, and separately the most declined parameters, listed one by
   /// one; the rest are counted.
-  public var maxSkippedRecorded = 1_000
+  package var maxSkippedRecorded = 1_000
 
   /// The default limits.
   public init() {}
 }
 
 /// Why a document could not be read into kinds.
-public enum KindImportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum KindImportError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The document is larger than ``ImportLimits/maxDocumentBytes``.
   case tooLarge(bytes: Int, limit: Int)
   /// The document is not JSON (a YAML OpenAPI document must be converted to JSON first).
@@ -90,7 +90,7 @@ public enum KindImportError: Error, Sendable, Equatable, CustomStringConvertible
   case incomplete(skipped: [ImportedKinds.Skipped], count: Int)
 
   /// What is wrong, and where.
-  public var description: String {
+  package var description: String {
     switch self {
     case .tooLarge(let bytes, let limit):
       "the document is \(bytes) bytes, more than the limit of \(limit) bytes"

@@ -8,7 +8,7 @@ extension RequestKind {
   /// answers with — replaced by a canary of a matching shape.
   ///
   /// Whatever is not planted is listed in ``ImportedKinds/skipped`` by JSON pointer; an archive
-  /// that is not HAR JSON throws a ``KindImportError`` naming where.
+  /// that is not HAR JSON throws a `KindImportError` naming where.
   public static func kinds(fromHAR archive: Data, limits: ImportLimits = ImportLimits()) throws
     -> ImportedKinds
   {

@@ -9,7 +9,7 @@ extension RequestKind {
   ///
   /// Whatever is not planted is listed in ``ImportedKinds/skipped`` by JSON pointer. A document
   /// that is not JSON (YAML must be converted first), is not OpenAPI 3, or is malformed throws a
-  /// ``KindImportError`` naming where.
+  /// `KindImportError` naming where.
   public static func kinds(fromOpenAPI document: Data, limits: ImportLimits = ImportLimits()) throws
     -> ImportedKinds
   {

@@ -27,7 +27,7 @@ public final class FileSink: LeakSink, ImmediatelyBeginningSink {
   /// The prefix of every finding's name, `file` unless told otherwise.
   public let name: String
   /// How much of each file is scanned.
-  public let coverage: Coverage
+  package let coverage: Coverage
   private let targets: [FileTarget]
   private let base: String?
   /// What each open window saw at its beginning.

@@ -4,9 +4,9 @@ import Foundation
 /// retries, so a test can run the SDK's retry path too.
 public struct IngestAnswer: Sendable, Hashable {
   /// The status code, such as 200 or 429.
-  public var status: Int
+  package var status: Int
   /// The seconds sent in `Retry-After`, or nil to send none.
-  public var retryAfter: Int?
+  package var retryAfter: Int?
 
   /// Creates an answer with `status` and, when given, `Retry-After: retryAfter`.
   public init(status: Int, retryAfter: Int? = nil) {

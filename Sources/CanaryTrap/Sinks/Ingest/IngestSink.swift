@@ -16,23 +16,23 @@ public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink 
   /// The name findings use, `ingest` unless told otherwise.
   public let name: String
   /// How much the sink keeps.
-  public let limit: Limit
+  package let limit: Limit
   /// How long the scope waits for uploads before reading the sink.
-  public let settle: Settle
+  package let settle: Settle
   let server: LoopbackServer
   let storage: Locked<Storage>
 
   /// How much an ingest sink keeps: an upload past a bound is answered but dropped and counted.
   public struct Limit: Sendable, Hashable {
     /// The most uploads kept (1,000 by default).
-    public var maxUploads: Int
+    package var maxUploads: Int
     /// The most bytes kept across uploads, heads and encoded bodies (16 MiB by default).
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// The largest body accepted; a larger one is answered 413 and counted (16 MiB by default).
-    public var maxUploadBytes: Int
+    package var maxUploadBytes: Int
     /// The most bytes the compressed bodies of one window may decode to, together (16 MiB by
     /// default); a body that would pass it is not scanned, and the window cannot be clean.
-    public var maxDecodedBytes: Int
+    package var maxDecodedBytes: Int
 
     /// Creates a limit.
     public init(
@@ -51,12 +51,12 @@ public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink 
   }
 
   /// How long the scope waits for uploads, since SDKs batch and flush on timers: until no upload
-  /// arrived for ``quiet``, or, when none arrived at all, until ``timeout``.
+  /// arrived for `quiet`, or, when none arrived at all, until `timeout`.
   public struct Settle: Sendable, Hashable {
     /// How long without a new upload counts as settled (250 ms by default).
-    public var quiet: Duration
+    package var quiet: Duration
     /// The longest wait (5 s by default); a sink that received nothing by then is silent.
-    public var timeout: Duration
+    package var timeout: Duration
 
     /// Creates a settling rule.
     public init(quiet: Duration = .milliseconds(250), timeout: Duration = .seconds(5)) {
@@ -131,7 +131,7 @@ public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink 
   public var url: URL { server.baseURL }
 
   /// The port the listener is bound to.
-  public var port: UInt16 { server.port }
+  package var port: UInt16 { server.port }
 
   /// Sets what the next uploads are answered, in order; the last answer repeats (such as
   /// `[.tooManyRequests(retryAfter: 1), .ok]` to run a retry).
@@ -143,10 +143,10 @@ public final class IngestSink: LeakSink, ImmediatelyBeginningSink, DroppingSink 
   public var uploads: [IngestUpload] { storage.withLock { $0.uploads } }
 
   /// Uploads dropped past the limit or refused by the listener since the sink was created.
-  public var droppedUploads: Int { storage.withLock { $0.dropped.uploads } }
+  package var droppedUploads: Int { storage.withLock { $0.dropped.uploads } }
 
   /// Bytes of dropped uploads since the sink was created (a refused body counts as its head only).
-  public var droppedBytes: Int { storage.withLock { $0.dropped.bytes } }
+  package var droppedBytes: Int { storage.withLock { $0.dropped.bytes } }
 
   /// Only the app under test uploads to a sink the test created: any upload during the scope proves it heard the run.
   public var hearingRule: HearingRule { .anyByteDuringScope }

@@ -3,7 +3,7 @@ import Foundation
 /// One upload an ``IngestSink`` received and kept: the request as it arrived, body still encoded.
 public struct IngestUpload: Sendable {
   /// The position in the sink's arrival order, from 0, counting uploads it dropped too.
-  public var sequence: Int
+  package var sequence: Int
   /// The method, such as `POST`.
   public var method: String
   /// The path, still percent-encoded, without the query.
@@ -17,7 +17,7 @@ public struct IngestUpload: Sendable {
   /// The status the sink answered.
   public var status: Int
   /// When it was complete.
-  public var receivedAt: Date
+  package var receivedAt: Date
 
   /// The request line and header fields as text: what the sink scans besides the body.
   var head: Data {

@@ -21,7 +21,7 @@ public final class StandardStreamsSink: LeakSink, ImmediatelyBeginningSink {
   /// The sink's name; findings name the stream itself, `stdout` or `stderr`.
   public let name: String
   /// The streams this sink reports.
-  public let streams: [Stream]
+  package let streams: [Stream]
   /// The capture's window id of each open ``SinkWindow``.
   private let windows = Locked<[SinkWindow: UInt64]>([:])
 

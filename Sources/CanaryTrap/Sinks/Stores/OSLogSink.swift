@@ -16,7 +16,7 @@ public final class OSLogSink: LeakSink, ImmediatelyBeginningSink {
   /// The name findings use, `os-log` unless told otherwise.
   public let name: String
   /// Only entries of this subsystem are scanned, if given.
-  public let subsystem: String?
+  package let subsystem: String?
   private let starts = Locked<[SinkWindow: Date]>([:])
 
   /// Whether this platform can read the process's own log entries.

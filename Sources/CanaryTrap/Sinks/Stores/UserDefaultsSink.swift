@@ -7,7 +7,7 @@ import Foundation
 /// or inherited from the global domain appear too; they hold no canary of this run.
 public struct UserDefaultsSink: LeakSink, ImmediatelyBeginningSink {
   /// The suite read.
-  public let suiteName: String
+  package let suiteName: String
   /// The name findings use, `user-defaults:` and the suite name unless told otherwise.
   public let name: String
 
