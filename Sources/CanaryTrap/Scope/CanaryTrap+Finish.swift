@@ -81,7 +81,8 @@ extension CanaryTrap {
       of: canaries.canaries, in: server.requests, options: configuration.scanOptions)
     let counters = server.counters
     if !counters.recordIsComplete {
-      report(.recordIncomplete(requestsDropped: counters.requestsDropped, bytesDropped: counters.bytesDropped))
+      report(
+        .recordIncomplete(requestsDropped: counters.requestsDropped, bytesDropped: counters.bytesDropped))
     }
     for (index, entry) in configuration.knownLeaks.enumerated() {
       if let problem = LeakBaseline.entryProblem(entry) {
