@@ -72,7 +72,9 @@ struct ScopeOutcome: Sendable {
     let triage = KnownLeakTriage(report, knownLeaks: knownLeaks + baseline)
     self.report = report
     let testLeaks = Set(knownLeaks)
-    let absent = zip(triage.absent, triage.absentMessages).filter { testLeaks.contains($0.0) }.map(\.1)
+    let absent = zip(
+      triage.absent + triage.absentUndelivered, triage.absentMessages + triage.absentUndeliveredMessages
+    ).filter { testLeaks.contains($0.0) }.map(\.1)
     var omissions: [String] = []
     if triage.uncoveredOmissions > 0 {
       omissions.append(

@@ -56,7 +56,8 @@ struct LocationProofTests {
     #expect(
       status(.requestURL(.pathParameter("session")), received: [request("/trace/items")])
         == .undelivered(
-          reason: "the server never received it in path parameter ;session= (the transport dropped path parameter"
+          reason:
+            "the server never received it in path parameter ;session= (the transport dropped path parameter"
             + " ;session=)"))
     let basic = "Basic " + Data("user:\(value)".utf8).base64EncodedString()
     let withAuth = request("/", headers: ["Authorization": basic])
