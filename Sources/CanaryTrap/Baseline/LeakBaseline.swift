@@ -81,7 +81,7 @@ public struct LeakBaseline: Sendable, Hashable {
     }
     let root: JSONValue
     do {
-      root = try JSONDecoder().decode(JSONValue.self, from: data)
+      root = try JSONValue.read(data)
     } catch {
       let reason = ManifestDecoding.syntaxError(in: data) ?? ManifestDecoding.describe(error)
       throw BaselineError(reason: "is not valid JSON: \(reason)")
