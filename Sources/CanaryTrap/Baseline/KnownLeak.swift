@@ -18,7 +18,7 @@ public struct KnownLeak: Sendable, Hashable, CustomStringConvertible {
   public var reason: String?
   /// Whether this accepts the canary at ``location`` never being delivered, instead of a leak:
   /// for a client that structurally cannot deliver it (see ``undelivered(_:reason:)``).
-  public var isUndelivered = false
+  package var isUndelivered = false
 
   /// Accepts leaks matching every given part; a part left nil accepts anything.
   public init(

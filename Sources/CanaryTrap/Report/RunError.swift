@@ -1,6 +1,6 @@
 /// Something that went wrong in a run beyond its leaks, undelivered canaries and silent or failed
 /// sources, by what went wrong; every report format words it the same (``message``).
-public enum RunError: Sendable, Hashable, CustomStringConvertible {
+public enum RunError: Sendable, Hashable {
   /// The scope's server could not start, so nothing of the run can be judged.
   case couldNotStart(reason: String)
   /// A request kind could not plant its canaries, so the matrix sent nothing.
@@ -51,7 +51,4 @@ public enum RunError: Sendable, Hashable, CustomStringConvertible {
     case .testThrew(let error): "the test threw \(error)"
     }
   }
-
-  /// The same as ``message``.
-  public var description: String { message }
 }
