@@ -142,29 +142,43 @@ enum ReportLeaks {
     return report
   }
 
+  /// Reads a JSON report through the type that writes it (``JSONReportDocument``), as
+  /// `canary report merge` reads its shards.
   private static func readOne(_ path: String) throws -> (findings: [LeakFinding], total: Int) {
     let data = try InputDocument.read(path, what: "it is not a report")
-    guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let leaks = root["leaks"] as? [[String: Any]]
-    else {
+    let document: JSONReportDocument
+    do {
+      document = try JSONDecoder().decode(JSONReportDocument.self, from: data)
+    } catch {
       throw ScanUsageError(
         description:
-          "report \(path) is not a CanaryTrap JSON report (no \"leaks\" array); write one with --format json")
+          "report \(path) is not a CanaryTrap JSON report (\(Self.describe(error)));"
+          + " write one with --format json")
     }
-    let findings = try leaks.enumerated().map { index, leak in
-      guard let canary = leak["canary"] as? [String: Any], let location = canary["location"] as? String,
-        let value = canary["value"] as? String, let source = leak["source"] as? String,
-        let encoding = leak["encoding"] as? String, let chain = EncodingChain(name: encoding)
-      else {
+    let findings = try document.leaks.enumerated().map { index, leak in
+      guard let chain = EncodingChain(name: leak.encoding) else {
         throw ScanUsageError(
-          description:
-            "report \(path): leaks[\(index)] lacks canary.location, canary.value, source or a known encoding")
+          description: "report \(path): leaks[\(index)] has an unknown encoding \"\(leak.encoding)\"")
       }
       return LeakFinding(
-        canary: Canary(value: value, location: CanaryLocation(location)), encodings: chain,
-        source: source, line: 0, column: 0, offset: 0, excerpt: "")
+        canary: Canary(value: leak.canary.value, location: CanaryLocation(leak.canary.location)),
+        encodings: chain, source: leak.source, line: 0, column: 0, offset: 0, excerpt: "")
     }
-    let total = (root["leakCount"] as? Int) ?? findings.count
-    return (findings, total)
+    return (findings, document.leakCount ?? findings.count)
+  }
+
+  /// What a document lacks to be a report, such as `no "leaks" field`.
+  private static func describe(_ error: any Error) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+      keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }
+        .description
+    }
+    switch error {
+    case DecodingError.keyNotFound(let key, let context):
+      return "no \"\(path(context.codingPath + [key]))\" field"
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+      return "\"\(path(context.codingPath))\" has the wrong type"
+    default: return "not valid JSON"
+    }
   }
 }

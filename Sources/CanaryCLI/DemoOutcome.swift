@@ -48,7 +48,9 @@ struct DemoOutcome {
     var merged = LeakReport.merging(renamed, title: "canary demo")
     // What was not run is said in the report too, so its JSON never reads as clean there.
     for outcome in outcomes {
-      for line in outcome.notRun { merged.errors.append("\(outcome.scenario.name): not run: \(line)") }
+      for line in outcome.notRun {
+        merged.runErrors.append(.other("\(outcome.scenario.name): not run: \(line)"))
+      }
     }
     return merged
   }

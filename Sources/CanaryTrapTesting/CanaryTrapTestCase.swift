@@ -54,13 +54,16 @@ import CanaryTrapPrimitives
 
     /// Ends the scope and fails the test once per problem of its report; when the test method
     /// threw the error that stopped the run, XCTest recorded it first and it is not recorded again.
+    ///
+    /// XCTest hands a test case only the text of what it records, so the error the method threw
+    /// is known by the scope instead: the error that stopped the run reached the test's own code
+    /// (``CanaryTrap/start()`` or `runMatrix` threw it) and XCTest recorded a failure.
     open override func tearDown() async throws {
       if let session {
         self.session = nil
-        let cause = session.trap.stopCauseThrownDescription
-        let causeIsRecorded =
-          cause.map { cause in recordedFailures.current.contains { $0.contains(cause) } } ?? false
-        if let outcome = await session.finish(thrown: nil, causeIsRecorded: causeIsRecorded) {
+        let trap = session.trap
+        let causeIsRecorded = trap.stopCauseReachedTest && !recordedFailures.current.isEmpty
+        if let outcome = await session.finish(thrown: causeIsRecorded ? trap.thrownStopCause : nil) {
           recordProblems(outcome.messages, at: failureSite.current)
           recordKnownProblems(outcome.knownMessages, at: failureSite.current)
         }

@@ -64,7 +64,7 @@
         // recorded here, as the first issue, with what it left undone summarised after it; any
         // other error is rethrown, for Swift Testing to record.
         let stoppedTheRun = trap.isStopCause(error)
-        guard let outcome = await session.finish(thrown: error, frameworkRecordsThrown: !stoppedTheRun) else {
+        guard let outcome = await session.finish(thrown: error, rethrown: !stoppedTheRun) else {
           throw error
         }
         destination.record(outcome)

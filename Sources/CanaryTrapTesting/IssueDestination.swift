@@ -59,15 +59,11 @@ struct IssueMessage: Sendable, Hashable {
   }
 #endif
 
-/// A leak the test accepts (`knownLeaks`) that occurred, recorded as a known issue whose title is
-/// its summary.
-struct AcceptedLeak: Error, CustomStringConvertible {
-  /// Why the issue does not fail the test, the known issue's comment.
+/// How a leak the test accepts (`knownLeaks`) that occurred is recorded: a known issue whose
+/// comment is its summary, such as `known leak (into stdout): 2 findings …`.
+enum AcceptedLeak {
+  /// Why the issue does not fail the test, the known issue's own comment.
   static let comment = "accepted by the test's knownLeaks"
-  /// How often, where and how it occurred, such as `known leak (into stdout): 2 findings …`.
-  var summary: String
-
-  var description: String { summary }
 }
 
 /// Where problems of a report go: Swift Testing issues or XCTest failures, chosen once, when the
@@ -101,17 +97,17 @@ enum IssueDestination: Sendable {
   /// Records each message as a known issue: Swift Testing's `withKnownIssue`, XCTest's
   /// `XCTExpectFailure` where it exists.
   ///
-  /// The summary is the issue itself, printed once as its title (Swift Testing titles an issue
-  /// recorded with a comment only "Issue recorded", and prints both the issue's and
-  /// `withKnownIssue`'s comments): an ``AcceptedLeak`` error, whose known-issue comment says why
-  /// it does not fail the test.
+  /// The summary is the issue's comment, and the known issue's comment says why it does not fail
+  /// the test. Swift Testing titles an issue recorded with a comment "Issue recorded" and prints
+  /// both comments under it: nothing was thrown, so it is not recorded as an error, which Swift
+  /// Testing would title "Caught error".
   func recordKnown(_ messages: [String]) {
     for message in messages {
       switch self {
       #if canImport(Testing)
         case .swiftTesting(let location):
           withKnownIssue(Comment(rawValue: AcceptedLeak.comment)) {
-            Issue.record(AcceptedLeak(summary: message), sourceLocation: location)
+            Issue.record(Comment(rawValue: message), sourceLocation: location)
           }
       #endif
       case .xctest(let file, let line):

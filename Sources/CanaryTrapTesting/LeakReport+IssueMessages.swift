@@ -1,20 +1,17 @@
 import CanaryTrap
 
 extension LeakReport {
-  /// The messages test adapters record, one per problem: every problem but a thrown error the
-  /// test framework already records itself.
+  /// The messages test adapters record, one per problem: every problem but the one the test
+  /// framework records itself (`recorded`), because the test threw it.
   ///
-  /// When something stopped the run (``stopCause``), it comes first, once (left out when
-  /// `causeIsRecordedElsewhere`, because the test framework records the error the test threw),
-  /// then each leak and each source that could not be read; what the stop left undone (canaries
-  /// never delivered, sinks that heard nothing, requests that failed) is one summary after them.
+  /// When something stopped the run (``stopCause``), it comes first, once, then each leak and
+  /// each source that could not be read; what the stop left undone (canaries never delivered,
+  /// sinks that heard nothing, requests that failed) is one summary after them.
   /// At most ``maxIssueMessages`` are returned: past that, the last says how many more the report holds.
-  func issueMessages(excludingError thrown: String? = nil, causeIsRecordedElsewhere: Bool = false)
-    -> [IssueMessage]
-  {
+  func issueMessages(omitting recorded: FrameworkRecorded? = nil) -> [IssueMessage] {
     let messages: [IssueMessage]
     if let stopCause {
-      let cause = causeIsRecordedElsewhere ? [] : [IssueMessage(ReportProblem(.error(stopCause)).message)]
+      let cause = recorded == .stopCause ? [] : [IssueMessage(ReportProblem(.error(stopCause)).message)]
       let kept = problems.dropFirst().filter { problem in
         switch problem.kind {
         case .leak, .failedSource: true
@@ -23,11 +20,10 @@ extension LeakReport {
       }
       messages =
         cause + kept.map { IssueMessage($0.message, plantedAt: $0.plantedAt) }
-        + [stoppedRunSummary(excludingError: thrown, causeIsRecordedElsewhere: causeIsRecordedElsewhere)]
-        .compactMap { $0.map { IssueMessage($0) } }
+        + [stoppedRunSummary(omitting: recorded)].compactMap { $0.map { IssueMessage($0) } }
     } else {
       messages = problems.compactMap { problem -> IssueMessage? in
-        if case .error(let text) = problem.kind, text == thrown { return nil }
+        if recorded == .testThrew, case .error(.testThrew) = problem.kind { return nil }
         return IssueMessage(problem.message, plantedAt: problem.plantedAt)
       }
     }
@@ -41,11 +37,15 @@ extension LeakReport {
   }
 
   /// One sentence for what a stopped run left undone: canaries never delivered, sinks that heard
-  /// nothing, other errors; nil when it left nothing undone.
-  func stoppedRunSummary(excludingError thrown: String?, causeIsRecordedElsewhere: Bool) -> String? {
+  /// nothing, other errors (but the one the test framework records); nil when it left nothing undone.
+  func stoppedRunSummary(omitting recorded: FrameworkRecorded?) -> String? {
     let undeliveredLocations = undelivered.map { "\($0.canary.location)" }
     let silent = problemSources.filter { $0.status.label == "silent" }.map(\.name)
-    let otherErrors = errors.filter { $0 != stopCause && $0 != thrown }
+    let otherErrors = runErrors.filter { error in
+      if error == stopCause { return false }
+      if recorded == .testThrew, case .testThrew = error { return false }
+      return true
+    }.map(\.message)
     var parts: [String] = []
     if !undeliveredLocations.isEmpty {
       parts.append(
@@ -60,7 +60,7 @@ extension LeakReport {
         "\(Self.counted(otherErrors.count, "more error", "more errors")) (\(Self.list(otherErrors)))")
     }
     guard !parts.isEmpty else { return nil }
-    let because = causeIsRecordedElsewhere ? "because of the error the test threw" : "because of it"
+    let because = recorded == .stopCause ? "because of the error the test threw" : "because of it"
     return "the run stopped before it could be judged \(because), which left "
       + Self.sentence(parts) + ": see its report (CANARY_TRAP_REPORT_DIR) for each"
   }

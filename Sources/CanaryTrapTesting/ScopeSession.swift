@@ -23,25 +23,33 @@ struct ScopeSession: Sendable {
   /// Starts the scope; a failure is not thrown, so that the adapters can stay `rethrows`: the
   /// scope records it as what stopped the run, and throws it again from `start()` and `runMatrix`.
   func start() async {
-    try? await trap.start()
+    try? await trap.startForAdapter()
   }
 
   /// Finishes the scope unless the test already did and reported it, and returns the report with
   /// the messages to record.
   ///
-  /// An error the test threw goes into the report (and its files) but not into the messages when
-  /// `frameworkRecordsThrown`, because the test framework records it; the error that stopped the
-  /// run is in the report already, and is left out of the messages also when `causeIsRecorded`.
-  func finish(thrown: (any Error)?, frameworkRecordsThrown: Bool = true, causeIsRecorded: Bool = false) async
-    -> ScopeOutcome?
-  {
-    let thrownIsCause = thrown.map(trap.isStopCause) ?? false
-    let thrownText = thrownIsCause ? nil : thrown.map { "the test threw \($0)" }
-    if let thrownText { trap.reportError(thrownText) }
-    return await ReportedScopes.shared.finishOnce(
-      trap, knownLeaks: knownLeaks, excludingError: frameworkRecordsThrown ? thrownText : nil,
-      causeIsRecordedElsewhere: causeIsRecorded || (thrownIsCause && frameworkRecordsThrown))
+  /// `thrown` is the error the test threw, when it threw: it goes into the report (and its files)
+  /// unless it is the error that stopped the run, which is there already. When `rethrown`, the
+  /// test framework records it, so the messages leave it out, whichever of the two it is.
+  func finish(thrown: (any Error)?, rethrown: Bool = true) async -> ScopeOutcome? {
+    var recorded: FrameworkRecorded?
+    if let thrown {
+      let isCause = trap.isStopCause(thrown)
+      if !isCause { trap.report(.testThrew("\(thrown)")) }
+      if rethrown { recorded = isCause ? .stopCause : .testThrew }
+    }
+    return await ReportedScopes.shared.finishOnce(trap, knownLeaks: knownLeaks, recordedByFramework: recorded)
   }
+}
+
+/// The problem of a run that the test framework records itself, because the test threw it: the
+/// adapters leave it out of their own issues.
+enum FrameworkRecorded: Sendable {
+  /// The error that stopped the run (``LeakReport/stopCause``).
+  case stopCause
+  /// Another error the test threw (``RunError/testThrew(_:)``).
+  case testThrew
 }
 
 /// A finished scope's report and what the adapters record of it.
@@ -59,12 +67,14 @@ struct ScopeOutcome: Sendable {
   /// one scope sees only its own leaks (`canary scan --baseline` reports stale entries).
   init(
     _ report: LeakReport, knownLeaks: [KnownLeak], baseline: [KnownLeak] = [],
-    excludingError thrown: String? = nil, causeIsRecordedElsewhere: Bool = false
+    recordedByFramework recorded: FrameworkRecorded? = nil
   ) {
     let triage = KnownLeakTriage(report, knownLeaks: knownLeaks + baseline)
     self.report = report
     let testLeaks = Set(knownLeaks)
-    let absent = zip(triage.absent, triage.absentMessages).filter { testLeaks.contains($0.0) }.map(\.1)
+    let absent = zip(
+      triage.absent + triage.absentUndelivered, triage.absentMessages + triage.absentUndeliveredMessages
+    ).filter { testLeaks.contains($0.0) }.map(\.1)
     var omissions: [String] = []
     if triage.uncoveredOmissions > 0 {
       omissions.append(
@@ -72,8 +82,7 @@ struct ScopeOutcome: Sendable {
           + " beside accepted leaks; raise the limit so each can be judged")
     }
     messages =
-      triage.remaining.issueMessages(
-        excludingError: thrown, causeIsRecordedElsewhere: causeIsRecordedElsewhere)
+      triage.remaining.issueMessages(omitting: recorded)
       + absent.map { IssueMessage($0) }
       + omissions.map { IssueMessage($0) }
     knownMessages = triage.knownMessages
@@ -96,8 +105,7 @@ final class ReportedScopes: Sendable {
   /// Finishes `trap` and returns its report with the messages to record, or nil when it was
   /// already reported.
   func finishOnce(
-    _ trap: CanaryTrap, knownLeaks: [KnownLeak] = [], excludingError thrown: String? = nil,
-    causeIsRecordedElsewhere: Bool = false
+    _ trap: CanaryTrap, knownLeaks: [KnownLeak] = [], recordedByFramework recorded: FrameworkRecorded? = nil
   ) async -> ScopeOutcome? {
     let isFirst = reported.withLock { scopes -> Bool in
       scopes.removeAll { $0.trap == nil }
@@ -108,6 +116,6 @@ final class ReportedScopes: Sendable {
     guard isFirst else { return nil }
     return ScopeOutcome(
       await trap.finish(), knownLeaks: knownLeaks, baseline: trap.configuration.usableKnownLeaks,
-      excludingError: thrown, causeIsRecordedElsewhere: causeIsRecordedElsewhere)
+      recordedByFramework: recorded)
   }
 }

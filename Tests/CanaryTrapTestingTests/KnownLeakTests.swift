@@ -81,13 +81,14 @@ private func leakyTransport(into log: MemoryLog) -> Transport {
     #expect(triage.remaining.problems.count == AdapterScenario.problemReport.problems.count - 2)
   }
 
-  @Test("a known leak is recorded as an error titled by its summary, the summary once, the comment why")
+  @Test("a known leak is recorded as a known issue commented by its summary, not as a caught error")
   func knownLeakIssueCarriesItsSummaryOnce() throws {
-    let triage = KnownLeakTriage(AdapterScenario.problemReport, knownLeaks: [.into("stdout")])
-    let summary = try #require(triage.knownMessages.first)
-    // Swift Testing prints an error issue as "Caught error: <description>", then each comment:
-    // the summary is the title, and the known issue's comment says why it does not fail.
-    #expect("\(AcceptedLeak(summary: summary))" == summary)
+    let summary = try #require(
+      KnownLeakTriage(AdapterScenario.problemReport, knownLeaks: [.into("stdout")]).knownMessages.first)
+    // Recorded as known, it does not fail this test. Swift Testing prints it as "recorded a known
+    // issue at …: Issue recorded", the summary and the comment why under it; nothing threw, so
+    // not "Caught error: …" (an issue inside a known issue cannot be matched from outside it).
+    IssueDestination.swiftTesting(#_sourceLocation).recordKnown([summary])
     #expect(AcceptedLeak.comment == "accepted by the test's knownLeaks")
   }
 

@@ -110,6 +110,25 @@ private func text(of issue: Issue) -> String {
     #expect(recorded.current.last == "caught Boom()")
   }
 
+  @Test("twin: an error of the test's own that reads like the cause is not taken for it, and is rethrown")
+  func lookalikeOfTheCauseIsRethrown() async throws {
+    struct Lookalike: Error, CustomStringConvertible {
+      var description: String { "\(FixtureMissing())" }
+    }
+    let issues = try await recordedIssues(of: .canaryTrap(AdapterScenario.quiet)) { trap in
+      let log = trap.memoryLog()
+      do {
+        try await trap.runMatrix(
+          through: AdapterScenario.loggingTransport(into: log), kinds: RequestKind.all + [Self.refusingKind])
+      } catch {
+        throw Lookalike()
+      }
+    }
+    #expect(issues.first == "the run failed: " + Self.plantingFailure, "\(issues)")
+    #expect(issues.last == "caught \(FixtureMissing())", "\(issues)")
+    #expect(issues.filter { $0.hasPrefix("caught ") }.count == 1, "\(issues)")
+  }
+
   @Test("withCanaryTrap rethrows the cause for Swift Testing to record, after one summary")
   func withCanaryTrapRethrowsTheCause() async throws {
     let recorded = Locked([String]())

@@ -81,6 +81,13 @@
         kinds: [.getQuery, StopCauseTests.refusingKind])
     }
 
+    /// The stop cause reaches the test, which catches it: XCTest records nothing, so the scope does.
+    func caughtStopScenario() async throws {
+      _ = try? await trap.runMatrix(
+        through: AdapterScenario.loggingTransport(into: memoryLog()),
+        kinds: [.getQuery, StopCauseTests.refusingKind])
+    }
+
     func withCanaryTrapScenario() async throws {
       expectedLine = #line + 1
       try await withCanaryTrap(configuration: AdapterScenario.quiet) { trap in
@@ -170,6 +177,18 @@
         [
           #"threw error "\#(StopCauseTests.FixtureMissing())""#,
           "the run stopped before it could be judged because of the error the test threw, which left 2 canaries"
+            + " never delivered (request.url.query[session], request.url.query[email]) and 1 sink that heard"
+            + " nothing (memory-log): see its report (CANARY_TRAP_REPORT_DIR) for each",
+        ])
+    }
+
+    func testTwinACaughtStopCauseIsRecordedByTheScopeFirst() {
+      let scenario = ScenarioCase.run("caughtStopScenario", ScenarioCase.caughtStopScenario)
+      expectEqual(
+        scenario.failures.map(\.description),
+        [
+          "the run failed: " + StopCauseTests.plantingFailure,
+          "the run stopped before it could be judged because of it, which left 2 canaries"
             + " never delivered (request.url.query[session], request.url.query[email]) and 1 sink that heard"
             + " nothing (memory-log): see its report (CANARY_TRAP_REPORT_DIR) for each",
         ])

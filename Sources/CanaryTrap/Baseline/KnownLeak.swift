@@ -16,6 +16,9 @@ public struct KnownLeak: Sendable, Hashable, CustomStringConvertible {
   public var encoding: String?
   /// Why the leak is accepted, shown when it occurs.
   public var reason: String?
+  /// Whether this accepts the canary at ``location`` never being delivered, instead of a leak:
+  /// for a client that structurally cannot deliver it (see ``undelivered(_:reason:)``).
+  package var isUndelivered = false
 
   /// Accepts leaks matching every given part; a part left nil accepts anything.
   package init(
@@ -32,6 +35,14 @@ public struct KnownLeak: Sendable, Hashable, CustomStringConvertible {
     KnownLeak(location: location, source: source)
   }
 
+  /// Accepts the canary planted at `location` never being delivered, for `reason`, such as a
+  /// client whose response type has no URL for a final-URL canary; it does not accept a leak.
+  public static func undelivered(_ location: CanaryLocation, reason: String) -> KnownLeak {
+    var known = KnownLeak(location: location, reason: reason)
+    known.isUndelivered = true
+    return known
+  }
+
   /// Accepts every leak into `source`: a sink's name, or the prefix of a sink's files such as `file`.
   public static func into(_ source: String) -> KnownLeak {
     KnownLeak(location: nil, source: source)
@@ -45,21 +56,30 @@ public struct KnownLeak: Sendable, Hashable, CustomStringConvertible {
   /// Whether `finding`, whose source is named `sourceName` (for instance relative to a root
   /// directory), is one of the leaks this accepts.
   package func matches(_ finding: LeakFinding, sourceName: String) -> Bool {
-    // Locations compare by their stable string form: a location read back from a file may parse
-    // into a different case (`custom`) than the one planted, with the same name.
-    if let location, finding.canary.location != location,
-      finding.canary.location.description != location.description
-    {
-      return false
-    }
+    if isUndelivered || !matches(finding.canary.location) { return false }
     if let source, sourceName != source, !sourceName.hasPrefix(source + ":") { return false }
     if let encoding, finding.encoding != encoding { return false }
     return true
   }
 
-  /// `request.url.query[session] in stdout`, `anything in file as base64`.
+  /// Whether `delivery` is an undelivered canary this accepts.
+  package func matches(_ delivery: CanaryDelivery) -> Bool {
+    isUndelivered && !delivery.isDelivered && matches(delivery.canary.location)
+  }
+
+  /// Whether a canary planted at `planted` is one this names.
+  private func matches(_ planted: CanaryLocation) -> Bool {
+    // Locations compare by their stable string form: a location read back from a file may parse
+    // into a different case (`custom`) than the one planted, with the same name.
+    guard let location else { return true }
+    return planted == location || planted.description == location.description
+  }
+
+  /// `request.url.query[session] in stdout`, `anything in file as base64`, `response.finalURL
+  /// undelivered`.
   public var description: String {
-    "\(location.map { "\($0)" } ?? "anything") in \(source ?? "any source")"
+    if isUndelivered { return "\(location.map { "\($0)" } ?? "any location") undelivered" }
+    return "\(location.map { "\($0)" } ?? "anything") in \(source ?? "any source")"
       + (encoding.map { " as \($0)" } ?? "")
   }
 }

@@ -5,6 +5,9 @@ package struct KnownLeakTriage: Sendable {
   package let matched: [(leak: KnownLeak, findings: [LeakFinding])]
   /// The report without the matched findings: what the run must still answer for.
   package let remaining: LeakReport
+  /// The undelivered canaries each known undelivered entry (``KnownLeak/undelivered(_:reason:)``)
+  /// accepts, in the order the entries were given.
+  package let matchedUndelivered: [(leak: KnownLeak, deliveries: [CanaryDelivery])]
   /// Findings that were counted but not kept (``ScanOptions/maxFindingsPerCanary``) for a canary
   /// and source whose kept findings the known leaks accepted: nobody knows whether those match,
   /// so they count as leaks.
@@ -15,7 +18,7 @@ package struct KnownLeakTriage: Sendable {
   package init(
     _ report: LeakReport, knownLeaks: [KnownLeak], sourceName: (LeakFinding) -> String = { $0.source }
   ) {
-    var buckets = knownLeaks.map { (leak: $0, findings: [LeakFinding]()) }
+    var buckets = knownLeaks.filter { !$0.isUndelivered }.map { (leak: $0, findings: [LeakFinding]()) }
     var unmatched: [LeakFinding] = []
     for finding in report.findings {
       let name = sourceName(finding)
@@ -26,8 +29,15 @@ package struct KnownLeakTriage: Sendable {
       }
     }
     matched = buckets
+    var undelivered = knownLeaks.filter(\.isUndelivered).map { (leak: $0, deliveries: [CanaryDelivery]()) }
     var remaining = report
     remaining.findings = unmatched
+    remaining.deliveries = report.deliveries.filter { delivery in
+      guard let index = undelivered.firstIndex(where: { $0.leak.matches(delivery) }) else { return true }
+      undelivered[index].deliveries.append(delivery)
+      return false
+    }
+    matchedUndelivered = undelivered
     self.remaining = remaining
     let accepted = Set(buckets.flatMap(\.findings).map { FindingKey(canary: $0.canary, source: $0.source) })
     uncoveredOmissions = report.omittedFindings
@@ -43,6 +53,11 @@ package struct KnownLeakTriage: Sendable {
   /// The known leaks that matched no finding.
   package var absent: [KnownLeak] { matched.filter { $0.findings.isEmpty }.map(\.leak) }
 
+  /// The known undelivered entries whose canary was delivered, or not planted, in this run.
+  package var absentUndelivered: [KnownLeak] {
+    matchedUndelivered.filter { $0.deliveries.isEmpty }.map(\.leak)
+  }
+
   /// One sentence per known leak that occurred: how often, where and how.
   package var knownMessages: [String] {
     matched.filter { !$0.findings.isEmpty }.map { leak, findings in
@@ -54,6 +69,13 @@ package struct KnownLeakTriage: Sendable {
         + " in \(Self.list(sources)), encoded \(Self.list(encodings))"
         + (leak.reason.map { "; accepted because: \($0)" } ?? "")
     }
+      + matchedUndelivered.flatMap { leak, deliveries in
+        deliveries.map { delivery in
+          "known undelivered canary (\(delivery.canary.location)): never delivered"
+            + " (\(delivery.reason ?? "unknown reason"))"
+            + (leak.reason.map { "; accepted because: \($0)" } ?? "")
+        }
+      }
   }
 
   /// One sentence per known leak that did not occur.
@@ -61,6 +83,14 @@ package struct KnownLeakTriage: Sendable {
     absent.map { leak in
       "known leak (\(leak)) did not occur in this run: if the component no longer leaks there,"
         + " remove it from knownLeaks"
+    }
+  }
+
+  /// One sentence per known undelivered entry whose canary was delivered or not planted.
+  package var absentUndeliveredMessages: [String] {
+    absentUndelivered.map { leak in
+      "known undelivered canary (\(leak)) was delivered, or not planted, in this run: if the client"
+        + " now delivers it, remove it from knownLeaks"
     }
   }
 

@@ -6,7 +6,9 @@ import Foundation
 /// ```json
 /// { "version": 1,
 ///   "knownLeaks": [ { "location": "request.url.query[token]", "source": "file:app.log",
-///                     "encoding": "percent", "reason": "legacy logger, fixed by #123" } ] }
+///                     "encoding": "percent", "reason": "legacy logger, fixed by #123" },
+///                   { "kind": "undelivered", "location": "response.finalURL",
+///                     "reason": "the client's response has no URL" } ] }
 /// ```
 /// Each entry names its leak by stable names only and says why it is accepted: the canary's
 /// location, the source it leaked into and a reason are required (an entry without a location or a
@@ -79,7 +81,7 @@ public struct LeakBaseline: Sendable, Hashable {
     }
     let root: JSONValue
     do {
-      root = try JSONDecoder().decode(JSONValue.self, from: data)
+      root = try JSONValue.read(data)
     } catch {
       let reason = ManifestDecoding.syntaxError(in: data) ?? ManifestDecoding.describe(error)
       throw BaselineError(reason: "is not valid JSON: \(reason)")
@@ -133,28 +135,46 @@ public struct LeakBaseline: Sendable, Hashable {
     }
     var text: [String: String] = [:]
     for (key, value) in fields {
-      guard ["location", "source", "encoding", "reason"].contains(key) else {
+      guard ["kind", "location", "source", "encoding", "reason"].contains(key) else {
         throw BaselineError(
           reason:
-            "knownLeaks[\(index)] has an unknown field \"\(key)\" (expected location, source, encoding, reason)"
-        )
+            "knownLeaks[\(index)] has an unknown field \"\(key)\" (expected kind, location, source, encoding,"
+            + " reason)")
       }
       guard case .string(let string) = value, !string.isEmpty else {
         throw BaselineError(reason: "knownLeaks[\(index)].\(key) must be a non-empty string")
       }
       text[key] = string
     }
-    let leak = KnownLeak(
+    var leak = KnownLeak(
       location: text["location"].map { CanaryLocation($0) }, source: text["source"],
       encoding: text["encoding"],
       reason: text["reason"])
-    let missing = ["location", "source", "reason"].filter { text[$0] == nil }
+    switch text["kind"] {
+    case nil, "leak": break
+    case "undelivered":
+      leak.isUndelivered = true
+      for key in ["source", "encoding"] where text[key] != nil {
+        throw BaselineError(
+          reason:
+            "knownLeaks[\(index)] is undelivered and has \"\(key)\": an undelivered canary leaks nowhere")
+      }
+    case let kind?:
+      throw BaselineError(
+        reason: "knownLeaks[\(index)].kind is \"\(kind)\"; expected \"leak\" (the default) or \"undelivered\""
+      )
+    }
+    let required = leak.isUndelivered ? ["location", "reason"] : ["location", "source", "reason"]
+    let missing = required.filter { text[$0] == nil }
     guard missing.isEmpty else {
       let fields = missing.map { "\"\($0)\"" }.joined(separator: " and ")
       throw BaselineError(
         reason:
-          "knownLeaks[\(index)] lacks \(fields): every entry names the canary's \"location\", the"
-          + " \"source\" it leaked into and a \"reason\" (\(entryProblem(leak) ?? "say why the leak is accepted"))"
+          leak.isUndelivered
+          ? "knownLeaks[\(index)] lacks \(fields): an undelivered entry names the canary's \"location\" and a"
+            + " \"reason\" (\(entryProblem(leak) ?? "say why it cannot be delivered"))"
+          : "knownLeaks[\(index)] lacks \(fields): every entry names the canary's \"location\", the"
+            + " \"source\" it leaked into and a \"reason\" (\(entryProblem(leak) ?? "say why the leak is accepted"))"
       )
     }
     return leak
@@ -164,7 +184,10 @@ public struct LeakBaseline: Sendable, Hashable {
   /// accept, or `nil` for an entry that names both. Such an entry is refused in a file and
   /// reported as an error in ``CanaryTrap/Configuration/knownLeaks``.
   package static func entryProblem(_ leak: KnownLeak) -> String? {
-    switch (leak.location, leak.source) {
+    if leak.isUndelivered {
+      return leak.location == nil ? "without a location it would accept every undelivered canary" : nil
+    }
+    return switch (leak.location, leak.source) {
     case (nil, nil): "it would accept every leak"
     case (nil, let source?): "without a location it would accept every canary leaking into \"\(source)\""
     case (let location?, nil):
@@ -184,6 +207,8 @@ public struct LeakBaseline: Sendable, Hashable {
 
   private struct Document: Encodable {
     struct Entry: Encodable {
+      /// `undelivered` for a known undelivered canary; absent for a leak, as in older files.
+      let kind: String?
       let location: String?
       let source: String?
       let encoding: String?
@@ -194,7 +219,9 @@ public struct LeakBaseline: Sendable, Hashable {
 
     init(_ baseline: LeakBaseline) {
       knownLeaks = baseline.knownLeaks.map {
-        Entry(location: $0.location?.description, source: $0.source, encoding: $0.encoding, reason: $0.reason)
+        Entry(
+          kind: $0.isUndelivered ? "undelivered" : nil, location: $0.location?.description, source: $0.source,
+          encoding: $0.encoding, reason: $0.reason)
       }
     }
   }

@@ -5,14 +5,10 @@ enum ManifestDecoding {
   static func decode(_ data: Data) throws -> CanaryManifest {
     try checkUTF8(data)
     let root: JSONValue
-    if let parsed = data.withUnsafeBytes({ FastJSONParser.parse($0.bindMemory(to: UInt8.self)) }) {
-      root = parsed
-    } else {
-      do {
-        root = try JSONDecoder().decode(JSONValue.self, from: data)
-      } catch {
-        throw ManifestError.invalidJSON(reason: syntaxError(in: data) ?? describe(error))
-      }
+    do {
+      root = try JSONValue.read(data)
+    } catch {
+      throw ManifestError.invalidJSON(reason: syntaxError(in: data) ?? describe(error))
     }
     guard case .object(var fields) = root else {
       throw ManifestError.invalidJSON(reason: "the top level must be an object")

@@ -39,9 +39,8 @@ extension CanaryTrap {
       do {
         planted.append((planter, try kind.plant(planter)))
       } catch {
-        let message =
-          error is KindPlantingError ? "\(error)" : "request kind \(kind.name) could not plant: \(error)"
-        stop(because: message, thrown: error)
+        let reason = (error as? KindPlantingError)?.reason ?? "\(error)"
+        stop(because: .couldNotPlant(kind: kind.name, reason: reason), thrown: error, reachedTest: true)
         throw error
       }
     }
@@ -137,7 +136,7 @@ extension CanaryTrap {
     var surfaced: [String] = []
     func fail(_ message: String) {
       errors.append(message)
-      reportError(message)
+      report(.requestFailed(message))
     }
     for (index, planted) in requests.enumerated() {
       let request = traced(planted)

@@ -4,27 +4,25 @@ import Foundation
 enum JSONPathLookup {
   /// The string form of the scalar at `path` in `data`, or `nil` when there is none.
   static func value(at path: String, in data: Data) -> String? {
-    guard let node = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-    else { return nil }
+    guard let node = JSONValue.parse(data) else { return nil }
     return value(at: path, inParsed: node)
   }
 
-  /// The string form of the scalar at `path` in a document `JSONSerialization` already parsed.
-  static func value(at path: String, inParsed root: Any) -> String? {
+  /// The string form of the scalar at `path` in a document already read.
+  static func value(at path: String, inParsed root: JSONValue) -> String? {
     var node = root
     for step in steps(of: path) {
-      switch step {
-      case .key(let key):
-        guard let object = node as? [String: Any], let child = object[key] else { return nil }
+      switch (step, node) {
+      case (.key(let key), .object(let object)):
+        guard let child = object[key] else { return nil }
         node = child
-      case .index(let index):
-        guard let array = node as? [Any], array.indices.contains(index) else { return nil }
+      case (.index(let index), .array(let array)):
+        guard array.indices.contains(index) else { return nil }
         node = array[index]
+      default: return nil
       }
     }
-    if let string = node as? String { return string }
-    if let number = node as? NSNumber { return number.stringValue }
-    return nil
+    return node.scalarText
   }
 
   enum Step: Equatable {
@@ -55,16 +53,14 @@ enum JSONPathLookup {
   }
 }
 
-/// A JSON body parsed once by `JSONSerialization`, kept for the delivery proof's many lookups.
-final class ParsedJSONBody: @unchecked Sendable {
-  /// The parsed document; never mutated after `init`.
-  let root: Any
+/// A JSON body read once (``JSONValue/read(_:)``), kept for the delivery proof's many lookups.
+struct ParsedJSONBody: Sendable {
+  /// The document.
+  let root: JSONValue
 
-  /// Parses `data`; nil when it is not JSON.
+  /// Reads `data`; nil when it is not JSON.
   init?(_ data: Data) {
-    guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-      return nil
-    }
+    guard let root = JSONValue.parse(data) else { return nil }
     self.root = root
   }
 }

@@ -27,7 +27,9 @@ enum LocationProof {
           { urlPart(part, in: $0, is: value) }, dropped: describe(part),
           because: UserinfoEvidence(evidence).whyMissing)
       }
-      return seen({ urlPart(part, in: $0, is: value) }, dropped: describe(part))
+      return seen(
+        { urlPart(part, in: $0, is: value) }, dropped: describe(part),
+        because: changedInTarget(value, in: received))
     case .requestCredential(let header, let part):
       let carrying = received.filter { !$0.request.headers.values(for: header).isEmpty }
       return seen(
@@ -154,6 +156,22 @@ enum LocationProof {
       guard let url = URL(string: location, relativeTo: response.url)?.absoluteURL else { return false }
       return finalURLPart(part, of: url, is: value)
     }
+  }
+
+  /// What the server received instead when a canary arrived elsewhere or changed in a request's
+  /// target, such as `;session=` sent as `items%3Bsession=<canary>`: the piece of the target that
+  /// holds it, the canary written `<canary>`, or nil when no target holds it.
+  static func changedInTarget(_ value: String, in received: [RequestInspection]) -> String? {
+    for inspection in received {
+      let target = inspection.request.target
+      guard target.contains(value) else { continue }
+      let piece =
+        target.split(whereSeparator: { "/?&".contains($0) }).first { $0.contains(value) }.map(String.init)
+        ?? target
+      let received = piece.replacingOccurrences(of: value, with: "<canary>")
+      return "the server received it elsewhere in the request's target, as \"\(received)\""
+    }
+    return nil
   }
 
   static func urlPart(_ part: CanaryLocation.URLPart, in request: RequestInspection, is value: String) -> Bool

@@ -138,7 +138,7 @@ extension LeakReport {
           name: "run errors",
           outcome: .init(
             element: "error", type: "canary-run-error", message: count(errors.count, "error"),
-            details: errors.map { ReportProblem(.error($0)).message })))
+            details: runErrors.map { ReportProblem(.error($0)).message })))
     }
     return cases
   }

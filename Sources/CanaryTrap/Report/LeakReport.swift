@@ -15,8 +15,13 @@ public struct LeakReport: Sendable, Hashable {
   /// Delivery proof for each planted canary; empty when the run did not check delivery.
   package var deliveries: [CanaryDelivery]
   /// Problems that make the run inconclusive beyond delivery and silent sinks, such as a
-  /// transport that threw.
-  package var errors: [String]
+  /// transport that threw, as sentences (``RunError/message``); set, each becomes ``RunError/other(_:)``.
+  package var errors: [String] {
+    get { runErrors.map(\.message) }
+    set { runErrors = newValue.map(RunError.other) }
+  }
+  /// The same problems, by what went wrong.
+  package var runErrors: [RunError]
   /// Where in the user's tests the run was written, when known.
   package var sourceLocation: ReportSourceLocation?
   /// When, how long and where the run happened, when known; JUnit output uses the rendering
@@ -25,10 +30,10 @@ public struct LeakReport: Sendable, Hashable {
   /// The baseline the run was judged against and which of its entries matched, when one was in
   /// use (``CanaryTrap/Configuration/knownLeaks`` or `canary scan --baseline`).
   package var baseline: BaselineUse?
-  /// The error (one of ``errors``) that stopped the run before it could be judged, when one did:
+  /// The error (one of ``runErrors``) that stopped the run before it could be judged, when one did:
   /// a scope that could not start, a kind that could not plant. What the run left undone follows
   /// from it, so ``problems`` gives it first.
-  package var stopCause: String?
+  package var stopCause: RunError?
 
   /// Creates a report.
   package init(
@@ -41,7 +46,7 @@ public struct LeakReport: Sendable, Hashable {
     self.findings = findings
     self.sources = sources
     self.deliveries = deliveries
-    self.errors = errors
+    self.runErrors = errors.map(RunError.other)
     self.sourceLocation = sourceLocation
   }
 
@@ -59,7 +64,7 @@ public struct LeakReport: Sendable, Hashable {
   /// Leaky beats inconclusive beats clean.
   public var verdict: Verdict {
     if !findings.isEmpty { return .leaky }
-    if !undelivered.isEmpty || !problemSources.isEmpty || !errors.isEmpty { return .inconclusive }
+    if !undelivered.isEmpty || !problemSources.isEmpty || !runErrors.isEmpty { return .inconclusive }
     return .clean
   }
 
@@ -78,6 +83,17 @@ public struct LeakReport: Sendable, Hashable {
     return findings.map(\.canary.location).filter { seen.insert($0).inserted }
   }
 
+  /// A report whose errors are typed.
+  package init(
+    title: String, canaries: [Canary], findings: [LeakFinding], sources: [ScannedSource],
+    deliveries: [CanaryDelivery], runErrors: [RunError], sourceLocation: ReportSourceLocation? = nil
+  ) {
+    self.init(
+      title: title, canaries: canaries, findings: findings, sources: sources, deliveries: deliveries,
+      sourceLocation: sourceLocation)
+    self.runErrors = runErrors
+  }
+
   /// Combines reports, for instance every example of the demo, into one.
   package static func merging(_ reports: [LeakReport], title: String) -> LeakReport {
     LeakReport(
@@ -86,6 +102,6 @@ public struct LeakReport: Sendable, Hashable {
       findings: reports.flatMap(\.findings),
       sources: reports.flatMap(\.sources),
       deliveries: reports.flatMap(\.deliveries),
-      errors: reports.flatMap(\.errors))
+      runErrors: reports.flatMap(\.runErrors))
   }
 }

@@ -27,7 +27,7 @@ public struct ReportProblem: Sendable, Hashable {
     /// A source that could not be read.
     case failedSource(ScannedSource)
     /// Anything else that went wrong, such as a transport that threw.
-    case error(String)
+    case error(RunError)
   }
 
   /// Creates a problem with the standard wording for `kind`.
@@ -46,7 +46,7 @@ public struct ReportProblem: Sendable, Hashable {
         + " so a leak there would go unseen"
     case .failedSource(let source):
       message = "\(source.name) could not be read (\(source.status.reason ?? "unknown reason"))"
-    case .error(let text): message = "the run failed: \(text)"
+    case .error(let error): message = "the run failed: \(error.message)"
     }
   }
 }
@@ -57,7 +57,7 @@ extension LeakReport {
   /// leaks, undelivered canaries, silent and failed sources, then the other errors. Empty exactly
   /// when the report is clean.
   public var problems: [ReportProblem] {
-    var otherErrors = errors
+    var otherErrors = runErrors
     if let stopCause, let index = otherErrors.firstIndex(of: stopCause) { otherErrors.remove(at: index) }
     return (stopCause.map { [ReportProblem(.error($0))] } ?? [])
       + findings.map { ReportProblem(.leak($0)) }

@@ -65,12 +65,9 @@ extension CanaryTrap {
 
   /// Records that the deadline passed while the scope was still running, then stops its server.
   func deadlinePassed() {
-    let message =
-      "the scope's deadline of \(configuration.scopeDeadline) passed while its test body was still running:"
-      + " its server was stopped, so what the body did after that is unproven"
     let wasRunning = state.withLock { state -> Bool in
       guard state.phase == .started else { return false }
-      state.errors.append(message)
+      state.errors.append(.deadlinePassed(configuration.scopeDeadline))
       return true
     }
     if wasRunning { server.stop() }

@@ -36,7 +36,7 @@ extension CanaryTrap {
     for task in pending { await task.value }
     let deliveries = proveDelivery()
     if let reason = ScopeCoverage(planted: canaries.canaries.count).inconclusiveReason {
-      reportError(reason)
+      report(reason)
     }
     let scanner = await scanner()
     let tracerWasSent = server.requests.contains { request in
@@ -81,16 +81,12 @@ extension CanaryTrap {
       of: canaries.canaries, in: server.requests, options: configuration.scanOptions)
     let counters = server.counters
     if !counters.recordIsComplete {
-      reportError(
-        "the server's record is incomplete (\(counters.requestsDropped) requests and \(counters.bytesDropped) "
-          + "bytes not kept; see LoopbackServer.Configuration.maxRecordedRequests and maxRecordedBytes), "
-          + "so delivery proof may have missed evidence")
+      report(
+        .recordIncomplete(requestsDropped: counters.requestsDropped, bytesDropped: counters.bytesDropped))
     }
     for (index, entry) in configuration.knownLeaks.enumerated() {
       if let problem = LeakBaseline.entryProblem(entry) {
-        reportError(
-          "Configuration.knownLeaks[\(index)] (\(entry)) is not used: \(problem); name both a location and"
-            + " a source")
+        report(.unusableKnownLeak(index: index, entry: "\(entry)", problem: problem))
       }
     }
     let sites = plantingSites
@@ -98,7 +94,7 @@ extension CanaryTrap {
     let errors = state.withLock { $0.errors }
     var report = LeakReport(
       title: title, canaries: canaries.canaries, findings: findings, sources: sources,
-      deliveries: deliveries, errors: errors, sourceLocation: sourceLocation)
+      deliveries: deliveries, runErrors: errors, sourceLocation: sourceLocation)
     report.run = ReportRun.endingNow(startedAt: createdAt)
     report.stopCause = stopCause
     if !configuration.usableKnownLeaks.isEmpty {

@@ -16,7 +16,7 @@ extension CanaryTrap {
       result = .success(try await $current.withValue(trap) { try await body(trap) })
     } catch {
       // The error that stopped the run is in the report already, as its cause.
-      if !trap.isStopCause(error) { trap.reportError("the test body threw: \(error)") }
+      if !trap.isStopCause(error) { trap.report(.testThrew("\(error)")) }
       result = .failure(error)
     }
     return (result, await trap.finish())

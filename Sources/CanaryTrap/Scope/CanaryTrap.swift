@@ -137,10 +137,7 @@ public final class CanaryTrap: Sendable {
       beginNow(registered)
       return
     }
-    reportError(
-      "sink \(sink.name) was added from synchronous code after the scope started and begins asynchronously,"
-        + " so what the app wrote before it was fully begun may be missed: use `await trap.addSink(_:)`"
-        + " or list it in the configuration")
+    report(.sinkBeganLate(sink: sink.name))
     let task = Task { await self.begin(registered) }
     state.withLock { $0.pendingBegins.append(task) }
   }
@@ -160,7 +157,7 @@ public final class CanaryTrap: Sendable {
       try await registered.sink.begin(registered.window)
       SinkWindowLedger.shared.opened(registered.window, on: registered.sink)
     } catch {
-      reportError("sink \(registered.sink.name) failed to begin: \(error)")
+      report(.sinkFailedToBegin(sink: registered.sink.name, reason: "\(error)"))
     }
   }
 
@@ -173,13 +170,18 @@ public final class CanaryTrap: Sendable {
       try sink.beginImmediately(registered.window)
       SinkWindowLedger.shared.opened(registered.window, on: sink)
     } catch {
-      reportError("sink \(sink.name) failed to begin: \(error)")
+      report(.sinkFailedToBegin(sink: sink.name, reason: "\(error)"))
     }
   }
 
   /// Records a problem that makes the run inconclusive, such as a request the app failed to send.
   package func reportError(_ message: String) {
-    state.withLock { $0.errors.append(message) }
+    report(.other(message))
+  }
+
+  /// Records a problem that makes the run inconclusive.
+  package func report(_ error: RunError) {
+    state.withLock { $0.errors.append(error) }
   }
 
   /// Records a request handed to the transport under test (the matrix does this itself).
@@ -200,6 +202,17 @@ public final class CanaryTrap: Sendable {
   /// A server that cannot start is thrown, here and from every later call (``runMatrix(through:kinds:fileID:filePath:line:column:)``
   /// starts the scope too), and is the report's first problem: nothing of the run can be judged.
   package func start() async throws {
+    do {
+      try await startForAdapter()
+    } catch {
+      state.withLock { $0.stopCause?.reachedTest = true }
+      throw error
+    }
+  }
+
+  /// Starts the scope as ``start()`` does, for an adapter that records the failure itself: the
+  /// error is not counted as thrown to the test.
+  package func startForAdapter() async throws {
     let sinks = try state.withLock { state -> [RegisteredSink]? in
       if let failure = state.startFailure { throw failure }
       guard state.phase == .created else { return nil }
@@ -212,7 +225,7 @@ public final class CanaryTrap: Sendable {
       try server.start()
     } catch {
       state.withLock { $0.startFailure = error }
-      stop(because: "CanaryTrap could not start: \(error)", thrown: error)
+      stop(because: .couldNotStart(reason: "\(error)"), thrown: error)
       throw error
     }
     watchDeadline()
@@ -220,26 +233,33 @@ public final class CanaryTrap: Sendable {
   }
 
   /// Records what stopped the run before it could be judged, as an error of the report and, unless
-  /// something stopped it before, as its cause; `thrown` is the error the test is thrown.
-  func stop(because message: String, thrown: any Error) {
+  /// something stopped it before, as its cause; `thrown` is the error thrown for it, and
+  /// `reachedTest` whether it was thrown to the test's own code.
+  func stop(because cause: RunError, thrown: any Error, reachedTest: Bool = false) {
     state.withLock { state in
-      state.errors.append(message)
+      state.errors.append(cause)
       if state.stopCause == nil {
-        state.stopCause = StopCause(message: message, thrownDescription: "\(thrown)")
+        state.stopCause = StopCause(error: cause, thrown: thrown, reachedTest: reachedTest)
       }
     }
   }
 
-  /// The sentence naming what stopped the run before it could be judged, when something did.
-  package var stopCause: String? { state.withLock { $0.stopCause?.message } }
+  /// What stopped the run before it could be judged, when something did.
+  package var stopCause: RunError? { state.withLock { $0.stopCause?.error } }
 
-  /// Whether `error` is the one thrown to the test when the run was stopped (see ``stopCause``).
+  /// Whether `error` is the very error thrown when the run was stopped (see ``stopCause``): the
+  /// same instance, or an equal value of the same type; never judged by its description.
   package func isStopCause(_ error: any Error) -> Bool {
-    state.withLock { $0.stopCause?.thrownDescription } == "\(error)"
+    guard let cause = state.withLock({ $0.stopCause }) else { return false }
+    return ErrorIdentity.same(cause.thrown, error)
   }
 
-  /// How the error that stopped the run describes itself, when something stopped it.
-  package var stopCauseThrownDescription: String? { state.withLock { $0.stopCause?.thrownDescription } }
+  /// Whether the error that stopped the run was thrown to the test's own code, which a test
+  /// framework then records when the test lets it through.
+  package var stopCauseReachedTest: Bool { state.withLock { $0.stopCause?.reachedTest ?? false } }
+
+  /// The error thrown when the run was stopped, when something stopped it.
+  package var thrownStopCause: (any Error)? { state.withLock { $0.stopCause?.thrown } }
 
   /// The evidence gathered so far: what the server received and answered, and what the
   /// transport saw.

@@ -8,10 +8,5 @@ struct ScopeCoverage {
   let planted: Int
 
   /// Why the run cannot be clean for lack of a canary, or nil when at least one was planted.
-  var inconclusiveReason: String? {
-    guard planted == 0 else { return nil }
-    return
-      "no canary was planted in this scope, so no sink was tested for a leak: plant one with"
-      + " trap.canary(_:at:) or run the matrix"
-  }
+  var inconclusiveReason: RunError? { planted == 0 ? .noCanaryPlanted : nil }
 }

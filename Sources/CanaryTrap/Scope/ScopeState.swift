@@ -13,7 +13,7 @@ struct ScopeState {
   var plantingSites: [String: ReportSourceLocation] = [:]
   var sent: [SentRequest] = []
   var returned: [ObservedResponse] = []
-  var errors: [String] = []
+  var errors: [RunError] = []
   /// What stopped the run before it could be judged, when something did; the first one counts.
   var stopCause: StopCause?
   /// Why the server could not start, thrown again by every later ``CanaryTrap/start()``.
@@ -75,8 +75,11 @@ struct SinkIdentity: Hashable {
 /// What stopped a scope's run before it could be judged: the scope could not start, or a kind of
 /// the matrix could not plant.
 struct StopCause: Sendable {
-  /// The sentence reports give, such as `CanaryTrap could not start: …`; also one of the errors.
-  var message: String
-  /// How the error thrown to the test describes itself, so an adapter that catches it knows it.
-  var thrownDescription: String
+  /// The problem reports give first, such as ``RunError/couldNotStart(reason:)``; also one of the errors.
+  var error: RunError
+  /// The error thrown for it, so an adapter that catches an error knows whether it is this one.
+  var thrown: any Error
+  /// Whether it was thrown to the test's own code (by ``CanaryTrap/start()`` or
+  /// ``CanaryTrap/runMatrix(through:kinds:fileID:filePath:line:column:)``), not only to an adapter.
+  var reachedTest = false
 }

@@ -45,6 +45,20 @@ struct LocationProofTests {
     #expect(status(.requestURL(.path(2)), received: [target]) == .delivered)
     #expect(status(.requestURL(.path(3)), received: [target]) != .delivered)
     #expect(status(.requestURL(.pathParameter("session")), received: [target]) == .delivered)
+    // A transport that percent-encodes the `;`: the reason says what the server received instead.
+    let encoded = request("/trace/items%3Bsession=\(value)")
+    #expect(
+      status(.requestURL(.pathParameter("session")), received: [encoded])
+        == .undelivered(
+          reason: "the server never received it in path parameter ;session= (the server received it elsewhere"
+            + " in the request's target, as \"items%3Bsession=<canary>\")"))
+    // Twin: a target without the canary keeps saying the transport dropped it.
+    #expect(
+      status(.requestURL(.pathParameter("session")), received: [request("/trace/items")])
+        == .undelivered(
+          reason:
+            "the server never received it in path parameter ;session= (the transport dropped path parameter"
+            + " ;session=)"))
     let basic = "Basic " + Data("user:\(value)".utf8).base64EncodedString()
     let withAuth = request("/", headers: ["Authorization": basic])
     #expect(status(.requestURL(.password), received: [withAuth]) == .delivered)

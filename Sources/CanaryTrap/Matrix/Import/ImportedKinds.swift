@@ -200,7 +200,7 @@ struct ImportCollector {
     }
     let value: JSONValue
     do {
-      value = try JSONDecoder().decode(JSONValue.self, from: data)
+      value = try JSONValue.read(data)
     } catch {
       throw KindImportError.notJSON("the \(what) is not valid JSON: \(JSONErrorText.describe(error))")
     }

@@ -45,16 +45,16 @@ enum IngestItems {
       }
       let lineEnd = bytes[position...].firstIndex(of: 0x0A) ?? bytes.endIndex
       let header = Data(bytes[position..<lineEnd])
-      let fields = (try? JSONSerialization.jsonObject(with: header)) as? [String: Any]
       let number = items.count
-      guard let fields, number <= maxItems else {
+      guard case .object(let fields)? = JSONValue.parse(header), number <= maxItems else {
         items.append(Item(label: "item \(number) (unreadable)", bytes: Data(bytes[position...])))
         return items
       }
-      let type = (fields["type"] as? String).map(sanitized) ?? "untyped"
+      var type = "untyped"
+      if case .string(let name)? = fields["type"] { type = sanitized(name) }
       var payloadStart = min(lineEnd + 1, bytes.count)
       var payloadEnd: Int
-      if let length = fields["length"] as? Int, length >= 0 {
+      if case .number(let number)? = fields["length"], let length = Int(exactly: number), length >= 0 {
         payloadEnd = min(payloadStart + length, bytes.count)
       } else {
         payloadEnd = bytes[payloadStart...].firstIndex(of: 0x0A) ?? bytes.endIndex
