@@ -23,7 +23,9 @@ extension LeakReport {
         + [stoppedRunSummary(omitting: recorded)].compactMap { $0.map { IssueMessage($0) } }
     } else {
       messages = problems.compactMap { problem -> IssueMessage? in
-        if recorded == .testThrew, case .error(.testThrew) = problem.kind { return nil }
+        if recorded == .testThrew, case .error(let error) = problem.kind, case .testThrew = error.kind {
+          return nil
+        }
         return IssueMessage(problem.message, plantedAt: problem.plantedAt)
       }
     }
@@ -43,7 +45,7 @@ extension LeakReport {
     let silent = problemSources.filter { $0.status.label == "silent" }.map(\.name)
     let otherErrors = runErrors.filter { error in
       if error == stopCause { return false }
-      if recorded == .testThrew, case .testThrew = error { return false }
+      if recorded == .testThrew, case .testThrew = error.kind { return false }
       return true
     }.map(\.message)
     var parts: [String] = []
