@@ -33,10 +33,10 @@ final class DecodingPass {
     guard !enabled.isEmpty else { return nil }
     self.matcher = matcher
     limits = options.decodingLimits
-    var decoders: [any RunDecoder] = []
-    if enabled.contains(.nsdataHex) { decoders.append(HexGroupDecoder()) }
-    if !enabled.isDisjoint(with: [.byteList, .hexByteList]) { decoders.append(ByteListDecoder()) }
-    if !enabled.isDisjoint(with: [.gzip, .zlib, .deflate]) { decoders.append(Base64RunDecoder()) }
+    var decoders = RunDecoders()
+    if enabled.contains(.nsdataHex) { decoders.hexGroups = HexGroupDecoder() }
+    if !enabled.isDisjoint(with: [.byteList, .hexByteList]) { decoders.byteLists = ByteListDecoder() }
+    if !enabled.isDisjoint(with: [.gzip, .zlib, .deflate]) { decoders.base64Runs = Base64RunDecoder() }
     workers = (0..<2).map { _ in
       DecodingWorker(matcher: matcher, limits: options.decodingLimits, decoders: decoders, enabled: enabled)
     }

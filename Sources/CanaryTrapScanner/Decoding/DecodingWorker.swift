@@ -5,7 +5,7 @@
 final class DecodingWorker {
   private let matcher: CompiledMatcher
   private let limits: DecodingLimits
-  private let decoders: [any RunDecoder]
+  private let decoders: RunDecoders
   private let enabled: Set<ScanEncoding>
   /// The bytes this worker decoded in its current part, against what the source has left.
   let budget: CompressedPayload.Budget
@@ -22,7 +22,7 @@ final class DecodingWorker {
   private(set) var resume = 0
 
   init(
-    matcher: CompiledMatcher, limits: DecodingLimits, decoders: [any RunDecoder], enabled: Set<ScanEncoding>
+    matcher: CompiledMatcher, limits: DecodingLimits, decoders: RunDecoders, enabled: Set<ScanEncoding>
   ) {
     self.matcher = matcher
     self.limits = limits
@@ -74,7 +74,7 @@ final class DecodingWorker {
 
   private func looksDecodable(_ text: UnsafePointer<UInt8>, _ run: EncodedRun) -> Bool {
     switch run.kind {
-    case .numeric: return !decoders.isEmpty
+    case .numeric: return decoders.readsNumericRuns
     case .base64:
       return (enabled.contains(.gzip) || enabled.contains(.zlib))
         && Base64RunDecoder.holdsCompressedHeader(text, run.range)
@@ -90,9 +90,7 @@ final class DecodingWorker {
     -> [MatchCandidate]
   {
     var pieces: [DecodedPiece] = []
-    for decoder in decoders where decoder.kind == run.kind {
-      decoder.decode(text, count: count, run: run.range, into: &pieces)
-    }
+    decoders.decode(text, count: count, run: run, into: &pieces)
     var found: [MatchCandidate] = []
     for piece in pieces where enabled.contains(piece.step) || piece.compressed {
       found += search(piece, depth: depth + 1)

@@ -8,6 +8,28 @@ protocol RunDecoder {
   func decode(_ text: UnsafePointer<UInt8>, count: Int, run: Range<Int>, into pieces: inout [DecodedPiece])
 }
 
+/// The decoders a pass uses, held by their concrete types so a run is handed to them without
+/// dynamic dispatch (one call per run, on every run of the text).
+struct RunDecoders {
+  var hexGroups: HexGroupDecoder?
+  var byteLists: ByteListDecoder?
+  var base64Runs: Base64RunDecoder?
+
+  /// Whether any decoder reads numeric runs.
+  var readsNumericRuns: Bool { hexGroups != nil || byteLists != nil }
+
+  /// Appends every piece the decoders of `run`'s kind read.
+  func decode(_ text: UnsafePointer<UInt8>, count: Int, run: EncodedRun, into pieces: inout [DecodedPiece]) {
+    switch run.kind {
+    case .numeric:
+      hexGroups?.decode(text, count: count, run: run.range, into: &pieces)
+      byteLists?.decode(text, count: count, run: run.range, into: &pieces)
+    case .base64:
+      base64Runs?.decode(text, count: count, run: run.range, into: &pieces)
+    }
+  }
+}
+
 /// Bytes a ``RunDecoder`` read out of the text, and where each came from.
 struct DecodedPiece {
   /// The decoded bytes.

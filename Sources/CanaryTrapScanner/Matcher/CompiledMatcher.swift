@@ -63,6 +63,10 @@ final class CompiledMatcher: @unchecked Sendable {
   let index: GramIndex
   /// Which line junctions may hold a literal cut across two lines.
   let junctionFilter: JunctionFilter
+  /// Whether a literal may hold a space or a tab: only when a value holds one, or a byte beyond
+  /// ASCII (whose UTF-16 forms may hold `0x20` or `0x09`). Without one, a match across a line
+  /// junction never starts its continuation with a blank, so the junction is searched once.
+  let literalsMayHoldBlanks: Bool
   let values: ValueStore
   /// Per canary, the number of its first literal in the set; one more entry holds the total.
   let targetStarts: [UInt32]
@@ -112,6 +116,9 @@ final class CompiledMatcher: @unchecked Sendable {
     values = ValueStore(compiled.values)
     index = GramIndex(entries: compiled.entries, count: compiled.entryCount)
     junctionFilter = compiled.junctionBits.finish(shortest: shortest)
+    literalsMayHoldBlanks = canaries.contains { canary in
+      canary.value.utf8.contains { $0 == 0x20 || $0 == 0x09 || $0 >= 0x80 }
+    }
   }
 
   /// Encodings whose literals differ only in the case of hex digits (`%2F`/`%2f`, `A0`/`a0`):

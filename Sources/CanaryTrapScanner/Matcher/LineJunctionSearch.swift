@@ -27,6 +27,7 @@ final class LineJunctionSearch {
 
   private let matcher: CompiledMatcher
   private let filter: JunctionFilter
+  private let literalsMayHoldBlanks: Bool
   /// Bytes taken from each side of a junction: the longest span a match can cover.
   private let reach: Int
   private let scratch: UnsafeMutablePointer<UInt8>
@@ -39,6 +40,7 @@ final class LineJunctionSearch {
   init(matcher: CompiledMatcher) {
     self.matcher = matcher
     filter = matcher.junctionFilter
+    literalsMayHoldBlanks = matcher.literalsMayHoldBlanks
     reach = matcher.maxLength
     scratch = .allocate(capacity: 2 * reach + 8)
     scratch.initialize(repeating: 0, count: 2 * reach + 8)
@@ -103,6 +105,8 @@ final class LineJunctionSearch {
     join(
       text, count: count, left: left, leftWord: leftWord, start: indented, head: head, cache: &cache,
       into: &candidates)
+    // The other starts begin with a blank: only a literal holding one can cross the seam there.
+    guard literalsMayHoldBlanks else { return }
     if indented > continuation {
       join(
         text, count: count, left: left, leftWord: leftWord, start: indented - 1, head: head, cache: &cache,
