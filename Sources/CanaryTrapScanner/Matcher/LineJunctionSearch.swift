@@ -4,9 +4,10 @@
   import Darwin
 #endif
 
-/// Finds canaries a wrapping logger cut across two lines: at each line break it joins the end of
-/// one line with the start of the next (past the indentation or repeated prefix the logger put
-/// there) and searches the joined bytes for forms that span the junction.
+/// Finds canaries a wrapping logger cut across lines: at each line break it joins the end of one
+/// line with the start of the next (past the indentation or repeated prefix the logger put there),
+/// and the lines after it while they are shorter than a literal, and searches the joined bytes for
+/// forms that span the junction.
 ///
 /// The joined buffer holds at most ``CompiledMatcher/maxLength`` bytes from each side, so it is
 /// bounded whatever the lines. Matches wholly on one side are left to the main pass. A match is
