@@ -41,11 +41,11 @@ struct DemoSummary {
 
   /// The grid as text lines, indented by two spaces.
   var lines: [String] {
-    let columns = uniqueSourceNames
+    let columns = uniqueSinkNames
     let planted = Dictionary(grouping: Set(report.canaries.map(\.location)), by: Row.init)
     var leakedBySource: [String: Set<CanaryLocation>] = [:]
     for finding in report.findings {
-      leakedBySource[finding.source, default: []].insert(finding.canary.location)
+      leakedBySource[Self.sinkName(finding.source), default: []].insert(finding.canary.location)
     }
     let leaked = Set(report.leakedLocations)
     let header = ["location", "planted", "leaked"] + columns.map(columnTitle)
@@ -70,20 +70,32 @@ struct DemoSummary {
     }
   }
 
-  /// Source names in first-seen order, without repeats.
-  private var uniqueSourceNames: [String] {
-    var seen = Set<String>()
-    return (report.sources.map(\.name) + report.findings.map(\.source)).filter { seen.insert($0).inserted }
+  /// The sink a source belongs to: an ingest sink's uploads (`ingest /api/v2/breadcrumbs upload
+  /// 3 item 2`) are one column, `ingest /api/v2/breadcrumbs`, however the app batched them, so
+  /// the grid is as wide and reads the same every run.
+  static func sinkName(_ source: String) -> String {
+    source.range(of: " upload ").map { String(source[..<$0.lowerBound]) } ?? source
   }
 
-  /// A column's title: the source's name, marked when it heard nothing or could not be read.
-  private func columnTitle(_ name: String) -> String {
-    guard let source = report.sources.first(where: { $0.name == name }) else { return name }
-    switch source.status {
-    case .heard: return name
-    case .silent: return name + " (silent)"
-    case .failed: return name + " (failed)"
+  /// Sink names in first-seen order, without repeats.
+  private var uniqueSinkNames: [String] {
+    var seen = Set<String>()
+    return (report.sources.map(\.name) + report.findings.map(\.source)).map(Self.sinkName).filter {
+      seen.insert($0).inserted
     }
+  }
+
+  /// A column's title: the sink's name, marked when it heard nothing or could not be read (any
+  /// of its sources, for a sink of several).
+  private func columnTitle(_ name: String) -> String {
+    let statuses = report.sources.filter { Self.sinkName($0.name) == name }.map(\.status)
+    if statuses.contains(where: { if case .failed = $0 { true } else { false } }) {
+      return name + " (failed)"
+    }
+    if !statuses.isEmpty, statuses.allSatisfy({ if case .silent = $0 { true } else { false } }) {
+      return name + " (silent)"
+    }
+    return name
   }
 
   private func cell(_ count: Int) -> String {

@@ -35,6 +35,12 @@ import Testing
     #expect(text.contains("5 of 5 examples behaved as their design implies."))
     #expect(text.contains("request headers"))
     #expect(text.contains(directory.path))
+    // The breadcrumb uploader's uploads are one column, however the app batched them: the grid
+    // reads the same every run and fits a terminal.
+    let gridLines = text.components(separatedBy: "\n").filter { $0.hasPrefix("  location ") }
+    #expect(gridLines.count == DemoScenario.all.count)
+    #expect(gridLines.allSatisfy { !$0.contains(" upload ") }, "\(gridLines)")
+    #expect(gridLines.allSatisfy { $0.count < 160 }, "\(gridLines.map(\.count))")
     // The WebSocket kind runs on the two examples with a chat client; the three others say it did not.
     #expect(text.components(separatedBy: "\n").filter { $0.hasPrefix("  WebSocket messages ") }.count == 2)
     #expect(
