@@ -15,6 +15,10 @@ package struct ScanOptions: Sendable, Hashable {
   /// Limits on what is decoded from the text itself (Foundation's `Data` descriptions, byte
   /// lists, base64 of gzip, zlib or raw deflate).
   package var decodingLimits = DecodingLimits()
+  /// Whether a value a logger wrapped over lines is searched across the line breaks, past each
+  /// continuation's prefix and indentation; on by default. Off, only spellings whose bytes lie
+  /// together in the text are found (the fuzz target's exact oracle checks those).
+  package var joinsWrappedLines = true
 
   /// The shortest fragment ever searched: 8 bytes. Shorter runs of a random value turn up by
   /// chance in ordinary logs (4 bytes gave 52,002 false leaks in a clean 10 MB log).

@@ -32,3 +32,19 @@ package struct ScanPattern: Sendable, Hashable {
     self.isAnchor = isAnchor
   }
 }
+
+extension ScanPattern {
+  /// Whether the matcher compares ``bytes`` in any letter case: a one-step literal of an encoding
+  /// in ``CompiledMatcher/caseInsensitive`` (hex digits, base32 letters), whatever the options say.
+  package var matchesAnyCase: Bool {
+    !isAnchor && chain.steps.count == 1 && CompiledMatcher.foldsCase(encoding)
+  }
+
+  /// Whether `haystack` holds ``bytes`` at `offset` as the matcher compares them: exactly, or in
+  /// any letter case when ``matchesAnyCase``.
+  package func isSpelled(in haystack: [UInt8], at offset: Int) -> Bool {
+    guard offset >= 0, offset + bytes.count <= haystack.count else { return false }
+    guard matchesAnyCase else { return haystack[offset...].starts(with: bytes) }
+    return zip(haystack[offset...], bytes).allSatisfy { ByteFold.table[Int($0)] == ByteFold.table[Int($1)] }
+  }
+}

@@ -82,7 +82,7 @@ package final class ScanStream {
     decodeResume = start.position
     // A match cut across a line break also spans the break and the continuation's layout.
     overlap = matcher.maxLength + LineJunctionSearch.maxLayoutBytes + 2 * radius + 8
-    junctions = LineJunctionSearch(matcher: matcher)
+    junctions = LineJunctionSearch(matcher: matcher, isEnabled: options.joinsWrappedLines)
     capacity = overlap + max(chunkSize, overlap, 64)
     buffer = .allocate(capacity: capacity + 8)
     decoding = DecodingPass(matcher: matcher, options: options)

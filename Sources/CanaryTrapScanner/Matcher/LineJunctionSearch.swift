@@ -29,6 +29,8 @@ final class LineJunctionSearch {
   private let matcher: CompiledMatcher
   private let filter: JunctionFilter
   private let literalsMayHoldBlanks: Bool
+  /// Whether junctions are searched at all (``ScanOptions/joinsWrappedLines``).
+  let isEnabled: Bool
   /// Bytes taken from each side of a junction: the longest span a match can cover.
   private let reach: Int
   private let scratch: UnsafeMutablePointer<UInt8>
@@ -38,8 +40,9 @@ final class LineJunctionSearch {
   /// How many junctions were joined and searched, for tests.
   private(set) var junctionsSearched = 0
 
-  init(matcher: CompiledMatcher) {
+  init(matcher: CompiledMatcher, isEnabled: Bool = true) {
     self.matcher = matcher
+    self.isEnabled = isEnabled
     filter = matcher.junctionFilter
     literalsMayHoldBlanks = matcher.literalsMayHoldBlanks
     reach = matcher.maxLength
@@ -60,6 +63,7 @@ final class LineJunctionSearch {
     _ text: UnsafePointer<UInt8>, count: Int, lines: Range<Int>, firstLineHead: [UInt8],
     cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
   ) {
+    guard isEnabled else { return }
     firstLineHead.withUnsafeBufferPointer { firstLineHead in
       var lineHead = firstLineHead
       var lineStart = lines.lowerBound
@@ -303,7 +307,9 @@ final class LineJunctionSearch {
   }
 
   /// Joins `left` and `right` of `text` and the lines in ``further`` after them, searches them,
-  /// and keeps the matches crossing the first seam.
+  /// and keeps the matches crossing the first seam, except one whose bytes left of the seam also
+  /// stand just before `right` (in the continuation's layout): that literal lies whole in the
+  /// text, where the main pass finds it at its own column.
   private func search(
     _ text: UnsafePointer<UInt8>, left: Range<Int>, right: Range<Int>, cache: inout CanaryTargetsCache,
     into candidates: inout [MatchCandidate]
@@ -320,6 +326,12 @@ final class LineJunctionSearch {
     matcher.findCandidates(in: scratch, count: joined, cache: &cache, into: &found)
     let seam = left.count
     for var match in found where match.start < seam && match.end > seam {
+      let leftPart = seam - match.start
+      if match.end - seam <= right.count, right.lowerBound >= leftPart,
+        memcmp(text + right.lowerBound - leftPart, scratch + match.start, leftPart) == 0
+      {
+        continue
+      }
       match.start += left.lowerBound
       // The end lies in the piece whose joined bytes hold it.
       var pieceStart = seam

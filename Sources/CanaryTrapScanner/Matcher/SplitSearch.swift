@@ -53,7 +53,8 @@ struct SplitSearch {
     let secondLines = LineJunctionSearch.lastLineFeed(before: half, in: text).map { $0 + 1 } ?? count
     let halves = Halves(
       text: text, first: cache, second: secondCache, firstJunctions: junctions,
-      secondJunctions: secondJunctions ?? LineJunctionSearch(matcher: matcher))
+      secondJunctions: secondJunctions ?? LineJunctionSearch(matcher: matcher, isEnabled: junctions.isEnabled)
+    )
     DedicatedThreads.concurrentPerform(iterations: 2) { part in
       if part == 0 {
         matcher.findCandidates(in: halves.text, count: cut, cache: &halves.first, into: &halves.foundFirst)

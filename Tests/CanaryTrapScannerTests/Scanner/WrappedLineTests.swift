@@ -126,6 +126,26 @@ import Testing
     #expect(found.isEmpty, "\(found.count): \(found.prefix(4))")
   }
 
+  /// A form starting with a blank that stands whole at the start of a continuation line, after
+  /// a line ending in the same blank, is reported where it stands (line 2, column 1), not as a
+  /// cut across the break that borrows the first line's blank. Twin: without the blank at the
+  /// continuation's start, the form is cut, and found across the break from line 1.
+  @Test func aFormWholeOnTheContinuationIsFoundAtItsOwnColumn() {
+    let canary = Canary(value: " éabacdGaeGd6q", location: .custom("blank.first"))
+    let scanner = LeakScanner(
+      canaries: [canary], options: ScanOptions(encodings: Set(ScanEncoding.allCases), minFragment: nil))
+    for form in [canary.value, " &#xe9;abacdGaeGd6q"] {
+      let unbroken = scanner.scan(Data("x=\(form)\n".utf8), source: "log")
+      #expect(unbroken.count == 1, "\(form): \(unbroken)")
+      let whole = scanner.scan(Data("log: aaaa \n\(form) end\n".utf8), source: "log")
+      #expect(whole.map(\.line) == [2] && whole.map(\.column) == [1], "\(form): \(whole)")
+      #expect(whole.map(\.encoding) == unbroken.map(\.encoding))
+      let cut = scanner.scan(Data("log: aaaa \n\(form.dropFirst()) end\n".utf8), source: "log")
+      #expect(cut.map(\.line) == [1] && cut.map(\.column) == [10], "\(form): \(cut)")
+      #expect(cut.map(\.encoding) == unbroken.map(\.encoding))
+    }
+  }
+
   /// The twin of the near misses: the same scanner, the same layouts, the canary intact.
   @Test func theIntactCanaryCutTheSameWayIsFound() {
     for canary in Self.canaries {
