@@ -13,6 +13,9 @@
 #   FUZZ_WORK=/tmp/dir  keeps the binary, the grown corpora and any crash there (default: mktemp)
 #   FUZZ_JOBS=2         how many targets run at once (default 2)
 #   FUZZ_REUSE=1        reuse the binary already in FUZZ_WORK instead of building it again
+#   FUZZ_SEED=N         libFuzzer's -seed=N and Swift's deterministic hashing: the same inputs in
+#                       the same order on every machine (a slower one runs a prefix of them), so a
+#                       gate replays what passed; unset, every run explores from a random seed
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,8 +52,11 @@ run_target() {
   local target="$1"
   mkdir -p "$work/corpus-$target"
   local status=0
+  local seed=() environment=()
+  if [ -n "${FUZZ_SEED:-}" ]; then seed=(-seed="$FUZZ_SEED") environment=(SWIFT_DETERMINISTIC_HASHING=1); fi
   # The Swift backtracer would run inside AddressSanitizer and report a crash of its own.
-  SWIFT_BACKTRACE=enable=no CANARY_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -print_final_stats=1 \
+  env "${environment[@]}" SWIFT_BACKTRACE=enable=no CANARY_FUZZ_TARGET="$target" \
+    "$binary" "${seed[@]}" -max_total_time="$seconds" -print_final_stats=1 \
     -rss_limit_mb=2048 -timeout=20 -artifact_prefix="$work/crash-$target-" \
     "$work/corpus-$target" "Fuzz/Corpus/$target" >"$work/$target.log" 2>&1 || status=$?
   echo "$status" >"$work/$target.status"
