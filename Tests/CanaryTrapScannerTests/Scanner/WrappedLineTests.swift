@@ -112,9 +112,11 @@ import Testing
         changed[cut] = UInt8(ascii: "~")
         var misses = [(changed[..<cut], changed[cut...]), (value[..<cut], value[(cut + 1)...])]
         if cut > 1 { misses.append((value[..<cut], value[(cut - 1)...])) }
-        // A doubled byte in a run of equal bytes still holds the canary: not a miss.
+        // A doubled byte in a run of bytes equal in any case (`a` doubled before `A`) still holds
+        // the canary as the case-insensitive form reads it: not a miss.
         for (left, right) in misses
-        where !String(decoding: left + right, as: UTF8.self).contains(canary.value) {
+        where !String(decoding: left + right, as: UTF8.self).lowercased().contains(canary.value.lowercased())
+        {
           for layout in Self.breaks {
             let text = Array((Self.prefix + "x=").utf8) + left + Array(layout.utf8) + right + [0x0A]
             let findings = Self.wholeFormsOnly.scan(Data(text), source: "log")
