@@ -149,27 +149,12 @@ struct Base64RunDecoder: RunDecoder {
   static func decodeHead(
     _ text: UnsafePointer<UInt8>, _ range: Range<Int>, into head: UnsafeMutableBufferPointer<UInt8>
   ) -> Int? {
-    var accumulator: UInt32 = 0
-    var bits = 0
-    var taken = 0
     var written = 0
-    let values = Self.values
-    for index in range {
-      let byte = text[index]
-      if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "=") { continue }
-      let value = values[Int(byte)]
-      guard value != 0xFF else { return nil }
-      accumulator = accumulator << 6 | UInt32(value)
-      bits += 6
-      if bits >= 8 {
-        bits -= 8
-        head[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
-        written += 1
-      }
-      taken += 1
-      if taken == 16 { break }
+    let valid = forEachByte(text, range, limit: 16) { byte in
+      head[written] = byte
+      written += 1
     }
-    return written
+    return valid ? written : nil
   }
 
   /// Decodes the characters of `range` (skipping backslashes and padding), stopping after
@@ -177,6 +162,15 @@ struct Base64RunDecoder: RunDecoder {
   static func decode(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, limit: Int) -> [UInt8]? {
     var output: [UInt8] = []
     output.reserveCapacity(min(range.count, limit) * 3 / 4 + 3)
+    return forEachByte(text, range, limit: limit) { output.append($0) } ? output : nil
+  }
+
+  /// Hands each byte the first `limit` characters of `range` decode to (skipping backslashes and
+  /// padding) to `body`; false at a character outside the alphabets.
+  @inline(__always)
+  private static func forEachByte(
+    _ text: UnsafePointer<UInt8>, _ range: Range<Int>, limit: Int, _ body: (UInt8) -> Void
+  ) -> Bool {
     var accumulator: UInt32 = 0
     var bits = 0
     var taken = 0
@@ -185,16 +179,16 @@ struct Base64RunDecoder: RunDecoder {
       let byte = text[index]
       if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "=") { continue }
       let value = values[Int(byte)]
-      guard value != 0xFF else { return nil }
+      guard value != 0xFF else { return false }
       accumulator = accumulator << 6 | UInt32(value)
       bits += 6
       if bits >= 8 {
         bits -= 8
-        output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        body(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
       }
       taken += 1
       if taken == limit { break }
     }
-    return output
+    return true
   }
 }
