@@ -19,9 +19,8 @@ final class DecodingPass {
   private let workers: [DecodingWorker]
   /// Whether to decode large buffers in two parts; tests compare both ways.
   var splits = SplitSearch.hasSecondProcessor
-  /// Chains beyond the matcher's, numbered on from `matcher.chains.count`.
-  private var extraChains: [EncodingChain] = []
-  private var chainIDs: [EncodingChain: UInt16] = [:]
+  /// Chains beyond the matcher's, numbered for the source.
+  private var numbering: ChainNumbering
   /// Bytes decoded from the source so far, all parts together.
   private var used = 0
   /// Why decoding stopped short, if it did: the first limit passed.
@@ -32,6 +31,7 @@ final class DecodingPass {
     let enabled = options.encodings.filter(\.isDecodedOnly)
     guard !enabled.isEmpty else { return nil }
     self.matcher = matcher
+    numbering = ChainNumbering(matcher: matcher)
     limits = options.decodingLimits
     var decoders = RunDecoders()
     if enabled.contains(.nsdataHex) { decoders.hexGroups = HexGroupDecoder() }
@@ -43,10 +43,7 @@ final class DecodingPass {
   }
 
   /// The chain a candidate's id names.
-  func chain(_ id: UInt16) -> EncodingChain {
-    let index = Int(id)
-    return index < matcher.chains.count ? matcher.chains[index] : extraChains[index - matcher.chains.count]
-  }
+  func chain(_ id: UInt16) -> EncodingChain { numbering.chain(id) }
 
   /// Decodes the runs of `text[from..<end]` and appends the matches in them (marked decoded) to
   /// `candidates`; returns where the next buffer's pass resumes: the start of a run still going
@@ -94,19 +91,42 @@ final class DecodingPass {
     }
     for var candidate in worker.found {
       if Int(candidate.chain) >= matcher.chains.count {
-        candidate.chain = id(of: worker.chain(candidate.chain))
+        candidate.chain = numbering.id(of: worker.chain(candidate.chain))
       }
       candidates.append(candidate)
     }
   }
 
-  /// The source-wide id of `chain`.
-  private func id(of chain: EncodingChain) -> UInt16 {
-    if let id = chainIDs[chain] { return id }
-    let id = UInt16(matcher.chains.count + extraChains.count)
-    extraChains.append(chain)
-    chainIDs[chain] = id
+}
+
+/// Chains beyond a matcher's, numbered on from `matcher.chains.count` as they are first met: a
+/// worker numbers the chains it composes, the pass renumbers them for the whole source.
+struct ChainNumbering {
+  private let matcher: CompiledMatcher
+  private var extra: [EncodingChain] = []
+  private var ids: [EncodingChain: UInt16] = [:]
+
+  init(matcher: CompiledMatcher) { self.matcher = matcher }
+
+  /// The chain `id` names: the matcher's, or one numbered here.
+  func chain(_ id: UInt16) -> EncodingChain {
+    let index = Int(id)
+    return index < matcher.chains.count ? matcher.chains[index] : extra[index - matcher.chains.count]
+  }
+
+  /// The id of `chain`, numbered now when it is new.
+  mutating func id(of chain: EncodingChain) -> UInt16 {
+    if let id = ids[chain] { return id }
+    let id = UInt16(matcher.chains.count + extra.count)
+    extra.append(chain)
+    ids[chain] = id
     return id
+  }
+
+  /// Forgets the chains numbered here.
+  mutating func removeAll() {
+    extra.removeAll(keepingCapacity: true)
+    ids.removeAll(keepingCapacity: true)
   }
 }
 

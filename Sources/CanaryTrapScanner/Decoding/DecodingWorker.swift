@@ -12,8 +12,7 @@ final class DecodingWorker {
   private let payloads: CompressedPayload
   private var cache = CanaryTargetsCache()
   /// Chains this worker composed, numbered on from `matcher.chains.count` in its candidates.
-  private(set) var chains: [EncodingChain] = []
-  private var chainIDs: [EncodingChain: UInt16] = [:]
+  private var numbering: ChainNumbering
   /// Why decoding stopped short, if it did: the first limit this worker passed.
   private(set) var cutShort: String?
   /// The matches of the current part.
@@ -28,6 +27,7 @@ final class DecodingWorker {
     self.limits = limits
     self.decoders = decoders
     self.enabled = enabled
+    numbering = ChainNumbering(matcher: matcher)
     budget = CompressedPayload.Budget(limit: limits.maxDecodedBytes, payloadLimit: limits.maxPayloadBytes)
     payloads = CompressedPayload(budget: budget)
   }
@@ -37,16 +37,12 @@ final class DecodingWorker {
     budget.used = 0
     budget.limit = remaining
     found.removeAll(keepingCapacity: true)
-    chains.removeAll(keepingCapacity: true)
-    chainIDs.removeAll(keepingCapacity: true)
+    numbering.removeAll()
     cutShort = nil
   }
 
   /// The chain a candidate of this worker names.
-  func chain(_ id: UInt16) -> EncodingChain {
-    let index = Int(id)
-    return index < matcher.chains.count ? matcher.chains[index] : chains[index - matcher.chains.count]
-  }
+  func chain(_ id: UInt16) -> EncodingChain { numbering.chain(id) }
 
   /// Decodes the runs of `text[from..<end]` into ``found`` and sets ``resume``: the start of a
   /// run still going at `end` (when not `final`), or a little before `end`. A run still going
@@ -185,11 +181,6 @@ final class DecodingWorker {
     var innerSteps = chain(inner).steps
     if innerSteps == [.raw] || innerSteps == [.caseInsensitive] { innerSteps = [] }
     if elided && innerSteps.isEmpty { innerSteps = [.fragment] }
-    let composed = EncodingChain(innerSteps + steps)
-    if let id = chainIDs[composed] { return id }
-    let id = UInt16(matcher.chains.count + chains.count)
-    chains.append(composed)
-    chainIDs[composed] = id
-    return id
+    return numbering.id(of: EncodingChain(innerSteps + steps))
   }
 }
