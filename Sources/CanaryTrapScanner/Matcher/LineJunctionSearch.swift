@@ -35,8 +35,8 @@ final class LineJunctionSearch {
   private let reach: Int
   private let scratch: UnsafeMutablePointer<UInt8>
   private var found: [MatchCandidate] = []
-  /// The lines joined after a junction's first continuation.
-  private var further: [Range<Int>] = []
+  /// What is joined after the left side of a junction: its continuation, then the lines after it.
+  private var pieces: [Range<Int>] = []
   /// How many junctions were joined and searched, for tests.
   private(set) var junctionsSearched = 0
 
@@ -145,16 +145,17 @@ final class LineJunctionSearch {
     while end < min(count, start + budget), !Self.isBreak(text[end]) { end += 1 }
     budget -= end - start
     // Lines shorter than a literal: the next ones continue the value, to the reach.
-    further.removeAll(keepingCapacity: true)
+    pieces.removeAll(keepingCapacity: true)
+    pieces.append(start..<end)
     var lineEnd = end
-    while budget > 0, further.count < Self.maxFurtherLines,
+    while budget > 0, pieces.count <= Self.maxFurtherLines,
       let next = nextContinuation(text, count: count, lineEnd: lineEnd, head: head, reach: budget)
     {
-      further.append(next)
+      pieces.append(next)
       budget -= next.count
       lineEnd = next.upperBound
     }
-    search(text, left: left, right: start..<end, cache: &cache, into: &candidates)
+    search(text, left: left, cache: &cache, into: &candidates)
   }
 
   /// The text of the line after the one ending at `lineEnd` (a line break), past the layout a
@@ -306,18 +307,18 @@ final class LineJunctionSearch {
     return 0
   }
 
-  /// Joins `left` and `right` of `text` and the lines in ``further`` after them, searches them,
-  /// and keeps the matches crossing the first seam, except one whose bytes left of the seam also
-  /// stand just before `right` (in the continuation's layout): that literal lies whole in the
-  /// text, where the main pass finds it at its own column.
+  /// Joins `left` and the ``pieces`` after it, searches them, and keeps the matches crossing the
+  /// first seam, except one whose bytes left of the seam also stand just before the first piece
+  /// (in the continuation's layout): that literal lies whole in the text, where the main pass
+  /// finds it at its own column.
   private func search(
-    _ text: UnsafePointer<UInt8>, left: Range<Int>, right: Range<Int>, cache: inout CanaryTargetsCache,
+    _ text: UnsafePointer<UInt8>, left: Range<Int>, cache: inout CanaryTargetsCache,
     into candidates: inout [MatchCandidate]
   ) {
     junctionsSearched += 1
     scratch.update(from: text + left.lowerBound, count: left.count)
     var joined = left.count
-    for piece in CollectionOfOne(right) + further {
+    for piece in pieces {
       (scratch + joined).update(from: text + piece.lowerBound, count: piece.count)
       joined += piece.count
     }
@@ -327,6 +328,7 @@ final class LineJunctionSearch {
     let seam = left.count
     for var match in found where match.start < seam && match.end > seam {
       let leftPart = seam - match.start
+      let right = pieces[0]
       if match.end - seam <= right.count, right.lowerBound >= leftPart,
         memcmp(text + right.lowerBound - leftPart, scratch + match.start, leftPart) == 0
       {
@@ -335,15 +337,13 @@ final class LineJunctionSearch {
       match.start += left.lowerBound
       // The end lies in the piece whose joined bytes hold it.
       var pieceStart = seam
-      var end = right.lowerBound + match.end - seam
-      for piece in CollectionOfOne(right) + further {
+      for piece in pieces {
         if match.end <= pieceStart + piece.count {
-          end = piece.lowerBound + match.end - pieceStart
+          match.end = piece.lowerBound + match.end - pieceStart
           break
         }
         pieceStart += piece.count
       }
-      match.end = end
       candidates.append(match)
     }
   }
