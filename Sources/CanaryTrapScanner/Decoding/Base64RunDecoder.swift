@@ -70,32 +70,38 @@ struct Base64RunDecoder: RunDecoder {
   }
 
   /// Calls `body` with each piece of `text[run]` long enough to read: a piece ends after its
-  /// padding, or at a backslash that does not escape `/`.
+  /// padding, or at a backslash that does not escape `/`. Only `=` and `\` are looked at, each
+  /// found with `memchr`: most runs hold neither, or one `=` after a key.
   private static func split(_ text: UnsafePointer<UInt8>, _ run: Range<Int>, _ body: (Range<Int>) -> Void) {
+    let end = run.upperBound
     var start = run.lowerBound
-    var index = run.lowerBound
-    while index <= run.upperBound {
-      let ends: Bool
-      if index == run.upperBound {
-        ends = true
-      } else if text[index] == UInt8(ascii: "=") {
-        while index < run.upperBound && text[index] == UInt8(ascii: "=") { index += 1 }
-        ends = true
-      } else if text[index] == UInt8(ascii: "\\") {
-        ends = !(index + 1 < run.upperBound && text[index + 1] == UInt8(ascii: "/"))
-      } else {
-        ends = false
-      }
-      if ends {
-        let end = index
-        if end - start >= Self.minimumLength { body(start..<end) }
-        while index < run.upperBound && text[index] == UInt8(ascii: "\\") { index += 1 }
-        start = index
-        if index == run.upperBound { break }
+    var from = run.lowerBound
+    var equals = -1
+    var backslash = -1
+    while true {
+      if equals < from { equals = position(of: UInt8(ascii: "="), in: text, from..<end) }
+      if backslash < from { backslash = position(of: UInt8(ascii: "\\"), in: text, from..<end) }
+      var index = min(equals, backslash)
+      if index == backslash, index + 1 < end, text[index + 1] == UInt8(ascii: "/") {
+        from = index + 1  // `\/`, as JSON escapes a slash: part of the piece
         continue
       }
-      index += 1
+      while index < end && text[index] == UInt8(ascii: "=") { index += 1 }
+      if index - start >= Self.minimumLength { body(start..<index) }
+      while index < end && text[index] == UInt8(ascii: "\\") { index += 1 }
+      guard index < end else { return }
+      start = index
+      from = index
     }
+  }
+
+  /// The first index of `byte` in `text[range]`, or `range.upperBound` when it holds none.
+  @inline(__always)
+  private static func position(of byte: UInt8, in text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int {
+    guard !range.isEmpty, let found = memchr(text + range.lowerBound, Int32(byte), range.count) else {
+      return range.upperBound
+    }
+    return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text
   }
 
   private func piece(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, into pieces: inout [DecodedPiece]) {
