@@ -276,6 +276,22 @@ final class LineJunctionSearch {
     var index = 0
     var matched = 0
     while index < headCount && matched < count {
+      // 8 bytes at once when both have digits in the same places and the same bytes elsewhere
+      // (a timestamp against a timestamp), up to a digit run touching the word's end: it may
+      // go on in one side only, so it is read a byte at a time.
+      if index + 8 <= headCount && matched + 8 <= count {
+        let expected = UnsafeRawPointer(head + index).loadUnaligned(as: UInt64.self)
+        let found = UnsafeRawPointer(continuation + matched).loadUnaligned(as: UInt64.self)
+        let digits = digitBytes(expected)
+        if expected == found || (digits == digitBytes(found) && (expected ^ found) & ~digits == 0) {
+          let step = 8 - (~UInt64(littleEndian: digits)).leadingZeroBitCount / 8
+          if step > 0 {
+            index += step
+            matched += step
+            continue
+          }
+        }
+      }
       let expected = head[index]
       let found = continuation[matched]
       if isDigit(expected) && isDigit(found) {
@@ -288,6 +304,16 @@ final class LineJunctionSearch {
       matched += 1
     }
     return matched
+  }
+
+  /// `0xFF` in every byte of `word` that is an ASCII digit, `0x00` in the others.
+  @inline(__always)
+  static func digitBytes(_ word: UInt64) -> UInt64 {
+    let low = word & 0x7F7F_7F7F_7F7F_7F7F
+    // The high bit of each byte: at least `0`, and not past `9`, and below 0x80.
+    let digits =
+      (low &+ 0x5050_5050_5050_5050) & ~(low &+ 0x4646_4646_4646_4646) & ~word & 0x8080_8080_8080_8080
+    return (digits &>> 7) &* 0xFF
   }
 
   /// The length of the longest start of `bytes[0..<count]` that ends in a blank, 0 if none:
