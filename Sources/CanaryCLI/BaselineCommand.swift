@@ -10,7 +10,8 @@ enum BaselineCommand {
       Scans every PATH for the manifest's canaries (as 'canary scan' does), or reads the JSON reports \
       given with --from-report (written by 'canary scan --format json' or by tests into \
       CANARY_TRAP_REPORT_DIR), and writes a baseline: one entry per distinct canary location, source \
-      and encoding chain, each with a reason. Entries hold stable names only, never line numbers; \
+      and encoding chain, and one per location a report says was not delivered ("kind": \
+      "undelivered"), each with a reason. Entries hold stable names only, never line numbers; \
       sources under --root are named relative to it.
 
       Use it with 'canary scan --baseline FILE' or, in tests, Configuration.knownLeaks = \
@@ -80,8 +81,11 @@ enum BaselineCommand {
     }
     if let output {
       CommandRunner.complain(
-        "wrote \(baseline.knownLeaks.count) entries for \(report.findings.count) findings to"
-          + " \(output.requested.displayName)", "canary baseline", io)
+        "wrote \(baseline.knownLeaks.count) entries for \(report.findings.count) findings"
+          + (report.undelivered.isEmpty
+            ? ""
+            : " and \(report.undelivered.count) undelivered canar\(report.undelivered.count == 1 ? "y" : "ies")")
+          + " to \(output.requested.displayName)", "canary baseline", io)
     }
     return ExitStatus.success
   }
@@ -118,20 +122,24 @@ enum BaselineCommand {
   }
 }
 
-/// The leaks listed in JSON reports (`canary scan --format json`, or a test's report file).
+/// The leaks listed in JSON reports (`canary scan --format json`, or a test's report file), and
+/// the canaries they say were not delivered.
 enum ReportLeaks {
   /// One report holding every leak of the files; `leakCount` beyond the listed leaks is kept as a
   /// count of omitted findings so the caller can refuse it.
   static func read(_ paths: [String]) throws -> LeakReport {
     var findings: [LeakFinding] = []
+    var undelivered: [CanaryDelivery] = []
     var omitted = 0
     for path in paths {
-      let (listed, total) = try readOne(path)
+      let (listed, total, notDelivered) = try readOne(path)
       findings += listed
+      undelivered += notDelivered
       omitted += max(0, total - listed.count)
     }
     var report = LeakReport(
-      title: "canary baseline", canaries: Array(Set(findings.map(\.canary))), findings: findings)
+      title: "canary baseline", canaries: Array(Set(findings.map(\.canary))), findings: findings,
+      deliveries: undelivered)
     if omitted > 0, let first = findings.first {
       report.sources = [
         ScannedSource(
@@ -144,7 +152,9 @@ enum ReportLeaks {
 
   /// Reads a JSON report through the type that writes it (``JSONReportDocument``), as
   /// `canary report merge` reads its shards.
-  private static func readOne(_ path: String) throws -> (findings: [LeakFinding], total: Int) {
+  private static func readOne(_ path: String) throws -> (
+    findings: [LeakFinding], total: Int, undelivered: [CanaryDelivery]
+  ) {
     let data = try InputDocument.read(path, what: "it is not a report")
     let document: JSONReportDocument
     do {
@@ -164,7 +174,12 @@ enum ReportLeaks {
         canary: Canary(value: leak.canary.value, location: CanaryLocation(leak.canary.location)),
         encodings: chain, source: leak.source, line: 0, column: 0, offset: 0, excerpt: "")
     }
-    return (findings, document.leakCount ?? findings.count)
+    let undelivered = document.undelivered.map { entry in
+      CanaryDelivery(
+        canary: Canary(value: entry.canary.value, location: CanaryLocation(entry.canary.location)),
+        status: .undelivered(reason: entry.reason))
+    }
+    return (findings, document.leakCount ?? findings.count, undelivered)
   }
 
   /// What a document lacks to be a report, such as `no "leaks" field`.

@@ -293,6 +293,55 @@ import Testing
     #expect(notAReport.error.contains("is not a CanaryTrap JSON report"))
   }
 
+  /// A test's JSON report naming a canary its client could not deliver: the baseline written from
+  /// it accepts that absence (`"kind": "undelivered"`, the run's reason kept beside the given one),
+  /// and the next run's report, judged against it as `Configuration.knownLeaks` judges, keeps no
+  /// undelivered canary. Twin: from a report where the canary arrived, no such entry is written.
+  @Test func aBaselineFromATestReportAcceptsItsUndeliveredCanaries() async throws {
+    let workspace = try ScanWorkspace()
+    defer { workspace.remove() }
+    let finding = LeakFinding(
+      canary: ScanWorkspace.canary, encoding: "raw", source: "memory-log", line: 1, column: 1, offset: 0,
+      excerpt: ScanWorkspace.canary.value)
+    let finalURL = Canary(
+      value: "cnryfinalurl7h2kq9x4m3p8w5z6", location: CanaryLocation("response.finalURL.query[token]"))
+    func report(delivered: Bool) -> LeakReport {
+      LeakReport(
+        title: "OpenAPIClientTests.run()", canaries: [ScanWorkspace.canary, finalURL], findings: [finding],
+        deliveries: [
+          CanaryDelivery(
+            canary: finalURL,
+            status: delivered ? .delivered : .undelivered(reason: "the app's response has no URL"))
+        ])
+    }
+    let path = workspace.path("report.json")
+    try report(delivered: false).rendered(as: .json).write(to: URL(fileURLWithPath: path))
+    let file = workspace.path("baseline.json")
+    let written = await run([
+      "baseline", "--from-report", path, "--reason", "swift-openapi has no response URL", "-o", file,
+    ])
+    #expect(written.status == ExitStatus.success, "\(written.error)")
+    #expect(written.error.contains("wrote 2 entries for 1 findings and 1 undelivered canary to"))
+    let baseline = try LeakBaseline(contentsOf: URL(fileURLWithPath: file))
+    let undelivered = baseline.knownLeaks.filter(\.isUndelivered)
+    #expect(undelivered.map(\.description) == ["response.finalURL.query[token] undelivered"])
+    #expect(
+      undelivered.first?.reason
+        == "swift-openapi has no response URL (undelivered: the app's response has no URL)")
+    #expect(try String(contentsOfFile: file, encoding: .utf8).contains(#""kind" : "undelivered""#))
+    let next = KnownLeakTriage(report(delivered: false), knownLeaks: baseline.knownLeaks)
+    #expect(next.remaining.undelivered.isEmpty)
+    #expect(next.remaining.findings.isEmpty)
+    // Twin: the canary arrived, so nothing about it is accepted.
+    try FileManager.default.removeItem(atPath: path)
+    try report(delivered: true).rendered(as: .json).write(to: URL(fileURLWithPath: path))
+    let delivered = await run(["baseline", "--from-report", path])
+    #expect(delivered.status == ExitStatus.success, "\(delivered.error)")
+    #expect(
+      try LeakBaseline(jsonData: Data(delivered.output.utf8)).knownLeaks.filter(\.isUndelivered).isEmpty)
+    #expect(KnownLeakTriage(report(delivered: false), knownLeaks: []).remaining.undelivered.count == 1)
+  }
+
   @Test func baselineRefusesToListLessThanEveryLeakOrToOverwrite() async throws {
     let workspace = try ScanWorkspace()
     defer { workspace.remove() }

@@ -33,7 +33,9 @@ public struct LeakBaseline: Sendable, Hashable {
     self.init(accepting: report, reason: reason, sourceName: { $0.source })
   }
 
-  /// A baseline accepting every leak of `report`, naming each source with `sourceName`.
+  /// A baseline accepting every leak of `report`, naming each source with `sourceName`, and
+  /// every location the report says was not delivered (``KnownLeak/undelivered(_:reason:)``,
+  /// its reason followed by the run's).
   package init(accepting report: LeakReport, reason: String, sourceName: (LeakFinding) -> String) {
     var seen = Set<KnownLeak>()
     var leaks: [KnownLeak] = []
@@ -42,6 +44,12 @@ public struct LeakBaseline: Sendable, Hashable {
         location: finding.canary.location, source: sourceName(finding), encoding: finding.encoding,
         reason: reason)
       if seen.insert(leak).inserted { leaks.append(leak) }
+    }
+    var undeliveredLocations = Set<String>()
+    for delivery in report.undelivered
+    where undeliveredLocations.insert(delivery.canary.location.description).inserted {
+      guard case .undelivered(let why) = delivery.status else { continue }
+      leaks.append(.undelivered(delivery.canary.location, reason: "\(reason) (undelivered: \(why))"))
     }
     knownLeaks = leaks.sorted {
       ($0.location?.description ?? "", $0.source ?? "", $0.encoding ?? "")
