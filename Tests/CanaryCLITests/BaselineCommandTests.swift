@@ -332,6 +332,11 @@ import Testing
     let next = KnownLeakTriage(report(delivered: false), knownLeaks: baseline.knownLeaks)
     #expect(next.remaining.undelivered.isEmpty)
     #expect(next.remaining.findings.isEmpty)
+    // The run's reason, which the entry repeats, is said once.
+    #expect(
+      next.knownMessages.contains(
+        "known undelivered canary (response.finalURL.query[token]): never delivered (the app's response has no URL);"
+          + " accepted because: swift-openapi has no response URL"))
     // Twin: the canary arrived, so nothing about it is accepted.
     try FileManager.default.removeItem(atPath: path)
     try report(delivered: true).rendered(as: .json).write(to: URL(fileURLWithPath: path))

@@ -71,9 +71,13 @@ package struct KnownLeakTriage: Sendable {
     }
       + matchedUndelivered.flatMap { leak, deliveries in
         deliveries.map { delivery in
-          "known undelivered canary (\(delivery.canary.location)): never delivered"
-            + " (\(delivery.reason ?? "unknown reason"))"
-            + (leak.reason.map { "; accepted because: \($0)" } ?? "")
+          let why = delivery.reason ?? "unknown reason"
+          // An entry `canary baseline` wrote ends with the run's reason; this run's, if the same,
+          // is said once.
+          let repeated = " (undelivered: \(why))"
+          let accepted = leak.reason.map { $0.hasSuffix(repeated) ? String($0.dropLast(repeated.count)) : $0 }
+          return "known undelivered canary (\(delivery.canary.location)): never delivered (\(why))"
+            + (accepted.map { "; accepted because: \($0)" } ?? "")
         }
       }
   }
