@@ -37,7 +37,7 @@ extension ScanPattern {
   /// Whether the matcher compares ``bytes`` in any letter case: a one-step literal of an encoding
   /// in ``CompiledMatcher/caseInsensitive`` (hex digits, base32 letters), whatever the options say.
   package var matchesAnyCase: Bool {
-    !isAnchor && chain.steps.count == 1 && CompiledMatcher.foldsCase(encoding)
+    !isAnchor && CompiledMatcher.literalFoldsCase(encoding, composed: chain.steps.count > 1)
   }
 
   /// Whether `haystack` holds ``bytes`` at `offset` as the matcher compares them: exactly, or in

@@ -131,6 +131,12 @@ final class CompiledMatcher: @unchecked Sendable {
   /// Whether `encoding` is in ``caseInsensitive``, without hashing it.
   static func foldsCase(_ encoding: ScanEncoding) -> Bool { foldingByOrdinal[encoding.ordinal] }
 
+  /// Whether a literal written in `encoding` is compared in any letter case: one of a single
+  /// encoding in ``caseInsensitive``; a composed chain keeps its inner form's case.
+  static func literalFoldsCase(_ encoding: ScanEncoding, composed: Bool) -> Bool {
+    !composed && foldsCase(encoding)
+  }
+
   private static let foldingByOrdinal = ScanEncoding.allCases.map { caseInsensitive.contains($0) }
 
   /// Bytes the matcher keeps in memory beyond the buffer itself and the canaries.

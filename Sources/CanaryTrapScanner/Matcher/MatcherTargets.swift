@@ -123,7 +123,8 @@ struct MatcherTargets {
       // A value, and a literal whose letters are hex digits, is stored and verified folded
       // (so `%2f` and `%2F` mixed in one escape both match); a value is then stored as written
       // too, for the exact-case check.
-      let foldsCase = isValue || pattern.inner == nil && CompiledMatcher.foldsCase(encoding)
+      let foldsCase =
+        isValue || CompiledMatcher.literalFoldsCase(encoding, composed: pattern.inner != nil)
       let start = storage.count
       generated.storage.withUnsafeBufferPointer { generated in
         let bytes = UnsafeBufferPointer(rebasing: generated[pattern.start..<(pattern.start + pattern.count)])
