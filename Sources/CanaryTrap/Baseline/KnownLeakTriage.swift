@@ -74,7 +74,7 @@ package struct KnownLeakTriage: Sendable {
           let why = delivery.reason ?? "unknown reason"
           // An entry `canary baseline` wrote ends with the run's reason; this run's, if the same,
           // is said once.
-          let repeated = " (undelivered: \(why))"
+          let repeated = LeakBaseline.runReasonSuffix(why)
           let accepted = leak.reason.map { $0.hasSuffix(repeated) ? String($0.dropLast(repeated.count)) : $0 }
           return "known undelivered canary (\(delivery.canary.location)): never delivered (\(why))"
             + (accepted.map { "; accepted because: \($0)" } ?? "")

@@ -48,14 +48,18 @@ public struct LeakBaseline: Sendable, Hashable {
     var undeliveredLocations = Set<String>()
     for delivery in report.undelivered
     where undeliveredLocations.insert(delivery.canary.location.description).inserted {
-      guard case .undelivered(let why) = delivery.status else { continue }
-      leaks.append(.undelivered(delivery.canary.location, reason: "\(reason) (undelivered: \(why))"))
+      let why = Self.runReasonSuffix(delivery.reason ?? "unknown reason")
+      leaks.append(.undelivered(delivery.canary.location, reason: reason + why))
     }
     knownLeaks = leaks.sorted {
       ($0.location?.description ?? "", $0.source ?? "", $0.encoding ?? "")
         < ($1.location?.description ?? "", $1.source ?? "", $1.encoding ?? "")
     }
   }
+
+  /// What an undelivered entry written from a run adds after its reason: the run's own reason,
+  /// ` (undelivered: …)`.
+  package static func runReasonSuffix(_ runReason: String) -> String { " (undelivered: \(runReason))" }
 
   /// Reads a baseline file (up to 16 MiB), with an error naming the file, line and column, or
   /// entry at fault.
