@@ -352,9 +352,9 @@ final class LineJunctionSearch {
     found.removeAll(keepingCapacity: true)
     matcher.findCandidates(in: scratch, count: joined, cache: &cache, into: &found)
     let seam = left.count
+    let right = pieces[0]
     for var match in found where match.start < seam && match.end > seam {
       let leftPart = seam - match.start
-      let right = pieces[0]
       if match.end - seam <= right.count, right.lowerBound >= leftPart,
         memcmp(text + right.lowerBound - leftPart, scratch + match.start, leftPart) == 0
       {
