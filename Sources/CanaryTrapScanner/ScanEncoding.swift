@@ -66,6 +66,8 @@ package enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
   case zlib
   /// A raw deflate stream (RFC 1951) found decoded inside the text.
   case deflate
+  /// A zip archive found decoded inside the text (base64 of a zip), its deflated members opened.
+  case zip
 }
 
 extension ScanEncoding {
@@ -103,6 +105,7 @@ extension ScanEncoding {
     case .gzip: 28
     case .zlib: 29
     case .deflate: 30
+    case .zip: 31
     }
   }
 
@@ -110,7 +113,7 @@ extension ScanEncoding {
   /// never searched as a literal: Foundation's `Data` descriptions, byte lists, compressed streams.
   var isDecodedOnly: Bool {
     switch self {
-    case .nsdataHex, .byteList, .hexByteList, .gzip, .zlib, .deflate: true
+    case .nsdataHex, .byteList, .hexByteList, .gzip, .zlib, .deflate, .zip: true
     default: false
     }
   }

@@ -4,8 +4,8 @@
   import Darwin
 #endif
 
-/// Base64 or base64url of a compressed payload (gzip, zlib or raw deflate), as analytics batches,
-/// crash envelopes in JSON fields and signed cookies carry it.
+/// Base64 or base64url of a compressed payload (gzip, zlib, raw deflate or a zip archive), as
+/// analytics batches, crash envelopes in JSON fields, signed cookies and attachments carry it.
 ///
 /// Base64 of plain text is not decoded here: the forward `base64` literals find it, wrapped or
 /// not. Both alphabets are named `base64` (most payloads' text is valid in both, so the
@@ -132,12 +132,13 @@ struct Base64RunDecoder: RunDecoder {
   }
 
   /// Whether a piece of `text[run]` (from its start or after `=` padding) starts with the base64
-  /// of a gzip or zlib header: a payload the pass would open.
+  /// of a gzip, zlib or zip header: a payload the pass would open.
   static func holdsCompressedHeader(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
     var start = run.lowerBound
     while start + 4 <= run.upperBound {
       if let head = decode(text, start..<(start + 4), limit: 4), head.count == 3,
         head[0] == 0x1F && head[1] == 0x8B || CompressedPayload.isZlibHeader(head[0], head[1])
+          || head[0] == 0x50 && head[1] == 0x4B && head[2] == 0x03
       {
         return true
       }

@@ -2,14 +2,23 @@ import CanaryTrapPrimitives
 import Foundation
 
 /// Opens a compressed payload found decoded in the text: gzip (`1f 8b 08`), zlib (a header zlib
-/// writes) or, for anything else that is not text, raw deflate. The output is held in memory
-/// (at most ``DecodingLimits/maxPayloadBytes``) and counted against the pass's budget.
+/// writes), a zip archive (`PK 03 04`, its deflated members) or, for anything else that is not
+/// text, raw deflate. The output is held in memory (at most ``DecodingLimits/maxPayloadBytes``)
+/// and counted against the pass's budget.
 ///
 /// A payload that turns out corrupt or cut short still yields what it decoded; raw deflate,
-/// which has no header to recognize, only counts when its final block ends.
+/// which has no header to recognize, only counts when its final block ends. A zip member that
+/// cannot be read (encrypted, or another method than stored and deflate) is an error: the source
+/// is inconclusive.
 final class CompressedPayload {
   /// Thrown when a limit stops decoding: the source is inconclusive.
   struct LimitReached: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Thrown for a zip member found decoded in the text that cannot be read: the source is
+  /// inconclusive.
+  struct UnreadableMember: Error, CustomStringConvertible {
     var description: String
   }
 
@@ -72,12 +81,18 @@ final class CompressedPayload {
     guard head.count >= 3 else { return false }
     if head[0] == 0x1F && head[1] == 0x8B && head[2] == 0x08 { return true }
     if isZlibHeader(head[0], head[1]) { return true }
+    if head.count >= 4 && isZipHeader(head[0], head[1], head[2], head[3]) { return true }
     return mayStartRawDeflate(head)
   }
 
   static func isZlibHeader(_ first: UInt8, _ second: UInt8) -> Bool {
     first & 0x0F == 8 && first >> 4 <= 7 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
       && second & 0x20 == 0
+  }
+
+  /// Whether four bytes are a zip local file header's signature, `PK 03 04`.
+  static func isZipHeader(_ first: UInt8, _ second: UInt8, _ third: UInt8, _ fourth: UInt8) -> Bool {
+    first == 0x50 && second == 0x4B && third == 0x03 && fourth == 0x04
   }
 
   /// Whether binary bytes may begin a raw deflate stream of text, tested without decoding: a
@@ -152,8 +167,9 @@ final class CompressedPayload {
     }
   }
 
-  /// The payload's decoded bytes and what it was, or `nil` when it is none of the three.
-  /// Throws ``LimitReached`` when a limit stops it.
+  /// The payload's decoded bytes and what it was, or `nil` when it is none of the four.
+  /// Throws ``LimitReached`` when a limit stops it, ``UnreadableMember`` for a zip member it
+  /// cannot read.
   func open(_ bytes: [UInt8]) throws -> (ScanEncoding, [UInt8])? {
     guard bytes.count >= 3 else { return nil }
     budget.payload = 0
@@ -165,9 +181,20 @@ final class CompressedPayload {
       let reader = ByteReader(DataSource(Data(bytes)))
       return (.zlib, try drain(ZlibSource(reader, budget: budget)))
     }
+    if bytes.count >= 4 && Self.isZipHeader(bytes[0], bytes[1], bytes[2], bytes[3]) {
+      let members = try openZip(bytes)
+      return members.isEmpty ? nil : (.zip, members)
+    }
     guard bytes.withUnsafeBufferPointer(Self.mayStartRawDeflate) else { return nil }
+    let (output, _, ended) = try inflate(bytes, from: 0)
+    return ended && !output.isEmpty ? (.deflate, output) : nil
+  }
+
+  /// Inflates the raw deflate stream at `bytes[start...]`: what it decoded, how many bytes it
+  /// read, and whether its final block ended (not when the stream is corrupt or cut short).
+  private func inflate(_ bytes: [UInt8], from start: Int) throws -> (output: [UInt8], read: Int, ended: Bool) {
     source.bytes = bytes
-    source.position = 0
+    source.position = start
     reader.reset()
     inflater.reset()
     var output: [UInt8] = []
@@ -181,9 +208,61 @@ final class CompressedPayload {
     } catch let error as LimitReached {
       throw error
     } catch {
-      return nil
+      return (output, reader.offset, false)
     }
-    return inflater.isDone && !output.isEmpty ? (.deflate, output) : nil
+    return (output, reader.offset, inflater.isDone)
+  }
+
+  /// The deflated members of the zip archive in `bytes`, read front to back by their local
+  /// headers, each inflated and followed by a line feed. A stored member is not copied: its
+  /// bytes are the payload's own, which the forward literals find in its base64. Stops at the
+  /// central directory, or where the archive is cut short or corrupt.
+  private func openZip(_ bytes: [UInt8]) throws -> [UInt8] {
+    var output: [UInt8] = []
+    var offset = 0
+    while offset + 30 <= bytes.count, bytes.withUnsafeBufferPointer({ isZipHeader(at: offset, in: $0) }) {
+      let flags = LittleEndian.le16(bytes, offset + 6)
+      let method = LittleEndian.le16(bytes, offset + 8)
+      let storedSize = LittleEndian.le32(bytes, offset + 18)
+      let data = offset + 30 + LittleEndian.le16(bytes, offset + 26) + LittleEndian.le16(bytes, offset + 28)
+      let hasDescriptor = flags & 0x08 != 0
+      guard flags & 0x01 == 0, method == 0 || method == 8 else {
+        let problem = flags & 0x01 != 0 ? "is encrypted" : "is compressed with method \(method)"
+        throw UnreadableMember(
+          description: "a member of a zip archive decoded from the text \(problem): its bytes were not read")
+      }
+      var end: Int
+      if method == 8 {
+        let (inflated, read, ended) = try inflate(bytes, from: data)
+        output += inflated
+        output.append(0x0A)
+        guard ended else { break }
+        end = data + read
+      } else {
+        // A stored member with a data descriptor has no size to skip by.
+        guard !hasDescriptor, storedSize != 0xFFFF_FFFF else { break }
+        end = data + storedSize
+      }
+      guard hasDescriptor else {
+        offset = end
+        continue
+      }
+      // The descriptor: an optional signature, a CRC-32 and two 32-bit or 64-bit sizes.
+      guard
+        let next = [12, 16, 20, 24].first(where: { length in
+          end + length + 4 <= bytes.count
+            && bytes.withUnsafeBufferPointer { isZipHeader(at: end + length, in: $0) }
+        })
+      else { break }
+      offset = end + next
+    }
+    return output
+  }
+
+  /// Whether a zip local header starts at `offset` of `bytes`.
+  private func isZipHeader(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    offset + 4 <= bytes.count
+      && Self.isZipHeader(bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3])
   }
 
   /// Everything `source` decodes before its end or an error; a limit's error is thrown.

@@ -36,7 +36,7 @@ final class DecodingPass {
     var decoders = RunDecoders()
     if enabled.contains(.nsdataHex) { decoders.hexGroups = HexGroupDecoder() }
     if !enabled.isDisjoint(with: [.byteList, .hexByteList]) { decoders.byteLists = ByteListDecoder() }
-    if !enabled.isDisjoint(with: [.gzip, .zlib, .deflate]) { decoders.base64Runs = Base64RunDecoder() }
+    if !enabled.isDisjoint(with: [.gzip, .zlib, .deflate, .zip]) { decoders.base64Runs = Base64RunDecoder() }
     workers = (0..<2).map { _ in
       DecodingWorker(matcher: matcher, limits: options.decodingLimits, decoders: decoders, enabled: enabled)
     }

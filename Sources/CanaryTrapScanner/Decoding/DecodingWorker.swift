@@ -72,7 +72,7 @@ final class DecodingWorker {
     switch run.kind {
     case .numeric: return decoders.readsNumericRuns
     case .base64:
-      return (enabled.contains(.gzip) || enabled.contains(.zlib))
+      return !enabled.isDisjoint(with: [.gzip, .zlib, .zip])
         && Base64RunDecoder.holdsCompressedHeader(text, run.range)
     }
   }

@@ -119,6 +119,35 @@ import Testing
     #expect(scan("GET /sso?SAMLRequest=\(control ?? "")\n", canaries).0.isEmpty)
   }
 
+  /// `zip` writing to a pipe puts each member's sizes in a data descriptor after its data.
+  @Test func base64OfAZipWrittenToAPipeIsOpened() throws {
+    let (data, canaries) = body()
+    guard ExternalTools.require("zip", for: "this decoding test") != nil,
+      let archive = try ExternalTool.run("zip", ["-q", "-", "-"], input: data)
+    else { return }
+    #expect(archive.starts(with: [0x50, 0x4B, 0x03, 0x04]) && archive[6] & 0x08 != 0)
+    let text = #"{"attachment":"\#(archive.base64EncodedString())"}"#
+    let (findings, source) = scan("before\n" + text + "\nafter\n", canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[0]) == ["zip → base64"])
+    #expect(names(findings, canaries[1]) == ["json-escaped → zip → base64"])
+    // The twin: the same archive of other bytes holds nothing.
+    let other = Data(#"{"profile":{"email":"someone@example.com"}}"#.utf8)
+    guard let control = try ExternalTool.run("zip", ["-q", "-", "-"], input: other) else { return }
+    #expect(scan(#"{"attachment":"\#(control.base64EncodedString())"}"#, canaries).0.isEmpty)
+  }
+
+  /// An encrypted member is content never looked at: the source is inconclusive, not clean.
+  @Test func base64OfAZipWithAnEncryptedMemberIsInconclusive() throws {
+    let (data, canaries) = body()
+    guard ExternalTools.require("zip", for: "this decoding test") != nil,
+      let archive = try ExternalTool.run("zip", ["-q", "-P", "secret", "-", "-"], input: data)
+    else { return }
+    let (findings, source) = scan(#"{"attachment":"\#(archive.base64EncodedString())"}"#, canaries)
+    #expect(findings.isEmpty)
+    #expect(source.status.failureReason?.contains("is encrypted: its bytes were not read") == true)
+  }
+
   @Test func aJSONEscapedBase64PayloadIsOpened() throws {
     let (data, canaries) = body()
     guard let encoded = try DecodedRenderings.python("base64.b64encode(gzip.compress(d))", data) else {
