@@ -192,7 +192,8 @@ final class CompressedPayload {
 
   /// Inflates the raw deflate stream at `bytes[start...]`: what it decoded, how many bytes it
   /// read, and whether its final block ended (not when the stream is corrupt or cut short).
-  private func inflate(_ bytes: [UInt8], from start: Int) throws -> (output: [UInt8], read: Int, ended: Bool) {
+  private func inflate(_ bytes: [UInt8], from start: Int) throws -> (output: [UInt8], read: Int, ended: Bool)
+  {
     source.bytes = bytes
     source.position = start
     reader.reset()
