@@ -74,6 +74,12 @@ enum BaselineCommand {
     let baseline = LeakBaseline(
       accepting: report, reason: parsed[reasonOption] ?? defaultReason,
       sourceName: { ScanBaselineTriage.sourceName($0.source, root: root) })
+    guard baseline.knownLeaks.count <= LeakBaseline.maximumEntries else {
+      return CommandRunner.fail(
+        "the baseline would hold \(baseline.knownLeaks.count) entries, more than the"
+          + " \(LeakBaseline.maximumEntries) a baseline may hold (scan --baseline reads no more); nothing was"
+          + " written: fix leaks first, or write a baseline per source", "canary baseline", io)
+    }
     do {
       try OutputOptions.write(try baseline.jsonData(), to: output, io: io)
     } catch {

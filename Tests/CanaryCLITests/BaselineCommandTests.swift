@@ -347,6 +347,36 @@ import Testing
     #expect(KnownLeakTriage(report(delivered: false), knownLeaks: []).remaining.undelivered.count == 1)
   }
 
+  /// A baseline `scan --baseline` would refuse to read is never written. Twin: one entry fewer
+  /// is written, and reads back whole.
+  @Test func aBaselineOverTheEntryLimitIsNotWritten() async throws {
+    let workspace = try ScanWorkspace()
+    defer { workspace.remove() }
+    func report(entries: Int) -> LeakReport {
+      let canaries = (0..<entries).map {
+        Canary(value: "cnrylimit7h2kq9x4m3p8w\($0)", location: CanaryLocation("request.header[X-\($0)]"))
+      }
+      let findings = canaries.map {
+        LeakFinding(
+          canary: $0, encoding: "raw", source: "memory-log", line: 1, column: 1, offset: 0, excerpt: $0.value)
+      }
+      return LeakReport(title: "many", canaries: canaries, findings: findings)
+    }
+    let path = workspace.path("report.json")
+    let file = workspace.path("baseline.json")
+    let over = LeakBaseline.maximumEntries + 1
+    try report(entries: over).rendered(as: .json).write(to: URL(fileURLWithPath: path))
+    let refused = await run(["baseline", "--from-report", path, "-o", file])
+    #expect(refused.status == ExitStatus.usage)
+    #expect(refused.error.contains("the baseline would hold \(over) entries, more than the"))
+    #expect(!FileManager.default.fileExists(atPath: file))
+    try FileManager.default.removeItem(atPath: path)
+    try report(entries: over - 1).rendered(as: .json).write(to: URL(fileURLWithPath: path))
+    let written = await run(["baseline", "--from-report", path, "-o", file])
+    #expect(written.status == ExitStatus.success, "\(written.error)")
+    #expect(try LeakBaseline(contentsOf: URL(fileURLWithPath: file)).knownLeaks.count == over - 1)
+  }
+
   @Test func baselineRefusesToListLessThanEveryLeakOrToOverwrite() async throws {
     let workspace = try ScanWorkspace()
     defer { workspace.remove() }
