@@ -27,6 +27,9 @@ struct Compilation {
   var maxLength = 0
   /// The junction filter's bits, set by the workers as they build each literal.
   let junctionBits: JunctionFilter.Builder
+  /// The bits of the filter of the literals holding a space or a tab, for junctions whose
+  /// continuation starts with one: a small set's filter, probed without leaving the cache.
+  let blankJunctionBits: JunctionFilter.Builder
 
   /// Canaries each processor compiles per round.
   static let canariesPerPart = 2048
@@ -41,11 +44,13 @@ struct Compilation {
     targetStarts.reserveCapacity(canaries.count + 1)
     let processors = max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
     let workers = max(1, min(processors, canaries.count / Self.canariesPerWorker))
-    let junctionBits = JunctionFilter.Builder(
-      estimatedGrams: Self.junctionGramEstimate(
-        canaries: canaries, encodings: encodings, keepsValues: keepsValues),
-      workers: workers)
+    let grams = Self.junctionGramEstimate(canaries: canaries, encodings: encodings, keepsValues: keepsValues)
+    let junctionBits = JunctionFilter.Builder(estimatedGrams: grams, workers: workers)
     self.junctionBits = junctionBits
+    let blankCanaries = canaries.reduce(0) { $0 + (CompiledMatcher.mayHoldBlanks($1) ? 1 : 0) }
+    let blankJunctionBits = JunctionFilter.Builder(
+      estimatedGrams: grams / max(1, canaries.count) * blankCanaries, workers: blankCanaries > 0 ? workers : 0)
+    self.blankJunctionBits = blankJunctionBits
     var start = 0
     while start < canaries.count {
       let end = min(canaries.count, start + Self.canariesPerPart * workers)
@@ -58,7 +63,7 @@ struct Compilation {
       DedicatedThreads.concurrentPerform(iterations: workers) { worker in
         parts.slots[worker] = Part(
           canaries: canaries, slices[worker], chains: chains, encodings: encodings, keepsValues: keepsValues,
-          layout: layout, junctionBits: junctionBits, worker: worker)
+          layout: layout, junctionBits: junctionBits, blankJunctionBits: blankJunctionBits, worker: worker)
       }
       for part in parts.slots { merge(part!) }
       parts.release()
@@ -104,10 +109,11 @@ struct Compilation {
     return memory.assumingMemoryBound(to: GramIndex.Entry.self)
   }
 
-  /// Frees the entries and the junction filter's bits of a pass that is compiled again.
+  /// Frees the entries and the junction filters' bits of a pass that is compiled again.
   func releaseEntries() {
     free(entries)
     junctionBits.release()
+    blankJunctionBits.release()
   }
 
   /// About how many q-grams the junction filter will hold: from four canaries spread over a set
@@ -158,7 +164,8 @@ private struct Part {
 
   init(
     canaries: [Canary], _ slice: Range<Int>, chains: MatcherTargets.ChainTable, encodings: Set<ScanEncoding>,
-    keepsValues: Bool, layout: IndexLayout, junctionBits: JunctionFilter.Builder, worker: Int
+    keepsValues: Bool, layout: IndexLayout, junctionBits: JunctionFilter.Builder,
+    blankJunctionBits: JunctionFilter.Builder, worker: Int
   ) {
     var targetCount = 0
     var laidOut = MatcherTargets(chains: chains)
@@ -172,8 +179,13 @@ private struct Part {
       laidOut.storage.withUnsafeBufferPointer { storage in
         add(laidOut, storage.baseAddress!, canary: index, firstTarget: targetCount, layout: layout)
         for target in laidOut.targets {
-          junctionBits.insertGrams(
-            of: storage.baseAddress! + target.start, length: target.length, worker: worker)
+          let literal = storage.baseAddress! + target.start
+          junctionBits.insertGrams(of: literal, length: target.length, worker: worker)
+          if !blankJunctionBits.isEmpty
+            && (memchr(literal, 0x20, target.length) != nil || memchr(literal, 0x09, target.length) != nil)
+          {
+            blankJunctionBits.insertGrams(of: literal, length: target.length, worker: worker)
+          }
         }
       }
       targetCounts.append(laidOut.targets.count)

@@ -63,9 +63,12 @@ final class CompiledMatcher: @unchecked Sendable {
   let index: GramIndex
   /// Which line junctions may hold a literal cut across two lines.
   let junctionFilter: JunctionFilter
-  /// Whether a literal may hold a space or a tab: only when a value holds one, or a byte beyond
-  /// ASCII (whose UTF-16 forms may hold `0x20` or `0x09`). Without one, a match across a line
-  /// junction never starts its continuation with a blank, so the junction is searched once.
+  /// Which line junctions whose continuation starts with a space or a tab may hold a literal
+  /// cut there: the filter of the literals holding one.
+  let blankJunctionFilter: JunctionFilter
+  /// Whether a literal may hold a space or a tab (``mayHoldBlanks(_:)``). Without one, a match
+  /// across a line junction never starts its continuation with a blank, so the junction is
+  /// searched once.
   let literalsMayHoldBlanks: Bool
   let values: ValueStore
   /// Per canary, the number of its first literal in the set; one more entry holds the total.
@@ -116,9 +119,14 @@ final class CompiledMatcher: @unchecked Sendable {
     values = ValueStore(compiled.values)
     index = GramIndex(entries: compiled.entries, count: compiled.entryCount)
     junctionFilter = compiled.junctionBits.finish(shortest: shortest)
-    literalsMayHoldBlanks = canaries.contains { canary in
-      canary.value.utf8.contains { $0 == 0x20 || $0 == 0x09 || $0 >= 0x80 }
-    }
+    blankJunctionFilter = compiled.blankJunctionBits.finish(shortest: shortest)
+    literalsMayHoldBlanks = canaries.contains(where: Self.mayHoldBlanks)
+  }
+
+  /// Whether a canary's literals may hold a space or a tab: only when its value holds one, or a
+  /// byte beyond ASCII (whose UTF-16 forms may hold `0x20` or `0x09`).
+  static func mayHoldBlanks(_ canary: Canary) -> Bool {
+    canary.value.utf8.contains { $0 == 0x20 || $0 == 0x09 || $0 >= 0x80 }
   }
 
   /// Encodings whose literals differ only in the case of hex digits (`%2F`/`%2f`, `A0`/`a0`):
@@ -142,6 +150,7 @@ final class CompiledMatcher: @unchecked Sendable {
   /// Bytes the matcher keeps in memory beyond the buffer itself and the canaries.
   var memoryFootprint: Int {
     index.memoryFootprint + values.memoryFootprint + targetStarts.count * 4 + junctionFilter.bitCount / 8
+      + blankJunctionFilter.bitCount / 8
   }
 
   /// The literals of canary `canary`, rebuilt from its value exactly as they were numbered when

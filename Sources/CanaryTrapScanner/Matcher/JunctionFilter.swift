@@ -96,6 +96,9 @@ final class JunctionFilter: @unchecked Sendable {
     private let bitsets: [UnsafeMutablePointer<UInt64>]
     private let wordCount: Int
 
+    /// Whether it holds no bitset: nothing is inserted, and its filter passes every junction.
+    var isEmpty: Bool { bitsets.isEmpty }
+
     /// Bitsets for `workers` workers of a set of about `estimatedGrams` q-grams; none when the
     /// set is too large for a useful filter.
     init(estimatedGrams: Int, workers: Int) {

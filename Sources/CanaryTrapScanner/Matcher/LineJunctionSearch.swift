@@ -28,6 +28,8 @@ final class LineJunctionSearch {
 
   private let matcher: CompiledMatcher
   private let filter: JunctionFilter
+  /// The filter of the literals holding a blank, for the starts that begin with one.
+  private let blankFilter: JunctionFilter
   private let literalsMayHoldBlanks: Bool
   /// Whether junctions are searched at all (``ScanOptions/joinsWrappedLines``).
   let isEnabled: Bool
@@ -44,6 +46,7 @@ final class LineJunctionSearch {
     self.matcher = matcher
     self.isEnabled = isEnabled
     filter = matcher.junctionFilter
+    blankFilter = matcher.blankJunctionFilter
     literalsMayHoldBlanks = matcher.literalsMayHoldBlanks
     reach = matcher.maxLength
     scratch = .allocate(capacity: 2 * reach + 8)
@@ -108,31 +111,32 @@ final class LineJunctionSearch {
     // itself, or at the line's start when only blanks were skipped.
     let indented = layout.indented
     join(
-      text, count: count, left: left, leftWord: leftWord, start: indented, head: head, cache: &cache,
-      into: &candidates)
+      text, count: count, left: left, leftWord: leftWord, start: indented, filter: filter, head: head,
+      cache: &cache, into: &candidates)
     // The other starts begin with a blank: only a literal holding one can cross the seam there.
     guard literalsMayHoldBlanks else { return }
     if indented > continuation {
       join(
-        text, count: count, left: left, leftWord: leftWord, start: indented - 1, head: head, cache: &cache,
-        into: &candidates)
+        text, count: count, left: left, leftWord: leftWord, start: indented - 1, filter: blankFilter,
+        head: head, cache: &cache, into: &candidates)
     }
     if layout.prefixEnd == continuation, indented - 1 > continuation {
       join(
-        text, count: count, left: left, leftWord: leftWord, start: continuation, head: head, cache: &cache,
-        into: &candidates)
+        text, count: count, left: left, leftWord: leftWord, start: continuation, filter: blankFilter,
+        head: head, cache: &cache, into: &candidates)
     }
   }
 
   /// Searches `left` (whose last 8 bytes are `leftWord`) joined with the text at `start`, up to
-  /// its line's end, when the filter lets the bytes across the seam through; the rest of the
+  /// its line's end, when `filter` lets the bytes across the seam through; the rest of the
   /// line is read only then. Lines shorter than the reach may hold the middle of a value whole:
   /// the lines after it (past their layout, read against `head`) are joined on too, up to the
   /// reach and ``maxFurtherLines``.
   @inline(__always)
   private func join(
     _ text: UnsafePointer<UInt8>, count: Int, left: Range<Int>, leftWord: UInt64, start: Int,
-    head: UnsafeBufferPointer<UInt8>, cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
+    filter: JunctionFilter, head: UnsafeBufferPointer<UInt8>, cache: inout CanaryTargetsCache,
+    into candidates: inout [MatchCandidate]
   ) {
     guard start < count else { return }
     let rightWord = UInt64(littleEndian: UnsafeRawPointer(text + start).loadUnaligned(as: UInt64.self))
