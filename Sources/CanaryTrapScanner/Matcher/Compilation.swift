@@ -49,8 +49,9 @@ struct Compilation {
     self.junctionBits = junctionBits
     let blankCanaries = canaries.reduce(0) { $0 + (CompiledMatcher.mayHoldBlanks($1) ? 1 : 0) }
     let blankJunctionBits = JunctionFilter.Builder(
-      estimatedGrams: grams / max(1, canaries.count) * blankCanaries, workers: blankCanaries > 0 ? workers : 0
-    )
+      estimatedGrams: grams / max(1, canaries.count) * blankCanaries,
+      workers: blankCanaries > 0 ? workers : 0,
+      maxBits: JunctionFilter.maxBlankBits)
     self.blankJunctionBits = blankJunctionBits
     var start = 0
     while start < canaries.count {

@@ -13,6 +13,9 @@ final class JunctionFilter: @unchecked Sendable {
   /// The most bits the filter takes: 16 MiB, so that a set of 100,000 canaries (too large for
   /// it) stays within its memory bound; each compiling worker holds a copy until they merge.
   static let maxBits = 1 << 27
+  /// The most bits the filter of the literals holding a blank takes: 2 MiB, as it is only worth
+  /// its memory while it stays in the cache; a larger set goes without (all such junctions pass).
+  static let maxBlankBits = 1 << 24
   /// Offsets between two q-grams of a literal held by the filter.
   static let gramStride = 7
   /// Bits per q-gram: with five bits each, about one probe in 250 passes a wrong q-gram.
@@ -45,8 +48,8 @@ final class JunctionFilter: @unchecked Sendable {
   deinit { words?.deallocate() }
 
   /// The filter's size in 64-bit words for about `grams` q-grams: ``bitsPerGram`` each, at least
-  /// 4 KiB, at most ``maxBits``; `nil` when that leaves fewer than ``fewestBitsPerGram`` each.
-  static func wordCount(forGrams grams: Int) -> Int? {
+  /// 4 KiB, at most `maxBits`; `nil` when that leaves fewer than ``fewestBitsPerGram`` each.
+  static func wordCount(forGrams grams: Int, maxBits: Int = maxBits) -> Int? {
     let bits = min(maxBits, max(1 << 15, grams * bitsPerGram))
     return bits < grams * fewestBitsPerGram ? nil : (bits + 63) / 64
   }
@@ -100,9 +103,9 @@ final class JunctionFilter: @unchecked Sendable {
     var isEmpty: Bool { bitsets.isEmpty }
 
     /// Bitsets for `workers` workers of a set of about `estimatedGrams` q-grams; none when the
-    /// set is too large for a useful filter.
-    init(estimatedGrams: Int, workers: Int) {
-      guard let wordCount = JunctionFilter.wordCount(forGrams: estimatedGrams) else {
+    /// set is too large for a useful filter of at most `maxBits`.
+    init(estimatedGrams: Int, workers: Int, maxBits: Int = JunctionFilter.maxBits) {
+      guard let wordCount = JunctionFilter.wordCount(forGrams: estimatedGrams, maxBits: maxBits) else {
         bitsets = []
         self.wordCount = 0
         return
