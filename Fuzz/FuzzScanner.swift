@@ -30,6 +30,7 @@ func fuzzScanner(_ bytes: [UInt8]) {
     options.minFragment = nil
     options.encodings.remove(.caseInsensitive)
     options.joinsWrappedLines = false
+    options.decodesPercentRuns = false
   }
   options.excerptRadius = Int(control >> 4)
   let scanner = LeakScanner(canaries: canaries, options: options, chunkSize: chunkSize)

@@ -13,12 +13,16 @@ package struct ScanOptions: Sendable, Hashable {
   /// Limits on what containers (gzip, zlib, zip, tar, SQLite, property lists) may expand to.
   package var containerLimits = ContainerLimits()
   /// Limits on what is decoded from the text itself (Foundation's `Data` descriptions, byte
-  /// lists, base64 of gzip, zlib or raw deflate).
+  /// lists, base64 of gzip, zlib, raw deflate or zip, percent-encoded text).
   package var decodingLimits = DecodingLimits()
   /// Whether a value a logger wrapped over lines is searched across the line breaks, past each
   /// continuation's prefix and indentation; on by default. Off, only spellings whose bytes lie
   /// together in the text are found (the fuzz target's exact oracle checks those).
   package var joinsWrappedLines = true
+  /// Whether percent-encoded text is also read decoded (``PercentRunDecoder``), when `percent` is
+  /// searched; on by default. Off, a percent form is found only as the forward literal spells it
+  /// (the fuzz target's exact oracle checks those).
+  package var decodesPercentRuns = true
 
   /// The shortest fragment ever searched: 8 bytes. Shorter runs of a random value turn up by
   /// chance in ordinary logs (4 bytes gave 52,002 false leaks in a clean 10 MB log).

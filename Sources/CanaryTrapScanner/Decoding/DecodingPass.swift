@@ -1,6 +1,6 @@
 /// The scanner's other direction: decodes what the text shows (hex groups, byte lists, base64 of
-/// compressed payloads), searches the decoded bytes with the same matcher, and decodes what they
-/// show in turn, to ``DecodingLimits/maxDepth``.
+/// compressed payloads, percent-encoded text), searches the decoded bytes with the same matcher,
+/// and decodes what they show in turn, to ``DecodingLimits/maxDepth``.
 ///
 /// A match in decoded bytes is placed on the text it was decoded from (the exact characters of a
 /// hex or byte-list match, the whole run of a compressed payload) and named by its chain, the
@@ -28,15 +28,21 @@ final class DecodingPass {
 
   /// A pass for `matcher`, or `nil` when `options` enable no decoded rendering.
   init?(matcher: CompiledMatcher, options: ScanOptions) {
-    let enabled = options.encodings.filter(\.isDecodedOnly)
-    guard !enabled.isEmpty else { return nil }
-    self.matcher = matcher
-    numbering = ChainNumbering(matcher: matcher)
-    limits = options.decodingLimits
+    // Percent-encoded text is decoded as well as searched forward: see PercentRunDecoder.
+    let enabled = options.encodings.filter {
+      $0.isDecodedOnly || options.decodesPercentRuns && ($0 == .percent || $0 == .form)
+    }
     var decoders = RunDecoders()
     if enabled.contains(.nsdataHex) { decoders.hexGroups = HexGroupDecoder() }
     if !enabled.isDisjoint(with: [.byteList, .hexByteList]) { decoders.byteLists = ByteListDecoder() }
     if !enabled.isDisjoint(with: [.gzip, .zlib, .deflate, .zip]) { decoders.base64Runs = Base64RunDecoder() }
+    if enabled.contains(.percent) { decoders.percentRuns = PercentRunDecoder() }
+    guard decoders.readsNumericRuns || decoders.base64Runs != nil || decoders.percentRuns != nil else {
+      return nil
+    }
+    self.matcher = matcher
+    numbering = ChainNumbering(matcher: matcher)
+    limits = options.decodingLimits
     workers = (0..<2).map { _ in
       DecodingWorker(matcher: matcher, limits: options.decodingLimits, decoders: decoders, enabled: enabled)
     }

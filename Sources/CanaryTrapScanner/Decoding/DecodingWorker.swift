@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One thread's share of a ``DecodingPass``: decodes the runs of a stretch of text, searches the
 /// decoded bytes and what they show in turn, and keeps what it needs to itself (its literal
 /// cache, its payload reader, the chains it composed), so two workers run at once on two parts
@@ -50,7 +56,8 @@ final class DecodingWorker {
   /// read it.
   func search(_ text: UnsafePointer<UInt8>, from: Int, end: Int, final: Bool, maxRun: Int) {
     var position = from
-    while let run = EncodedRun.next(in: text, from: position, lower: position, end: end) {
+    var runs = EncodedRunWalk(text, end: end, findsPercent: decoders.percentRuns != nil, final: final)
+    while let run = runs.next(from: position) {
       if run.range.upperBound == end && !final {
         if run.range.count < maxRun {
           resume = run.range.lowerBound
@@ -74,6 +81,9 @@ final class DecodingWorker {
     case .base64:
       return !enabled.isDisjoint(with: [.gzip, .zlib, .zip])
         && Base64RunDecoder.holdsCompressedHeader(text, run.range)
+    case .percent:
+      return EncodedRun.nextPercent(in: text, from: run.range.lowerBound, lower: 0, end: run.range.upperBound)
+        != nil
     }
   }
 
@@ -89,13 +99,13 @@ final class DecodingWorker {
     decoders.decode(text, count: count, run: run, into: &pieces)
     var found: [MatchCandidate] = []
     for piece in pieces where enabled.contains(piece.step) || piece.compressed {
-      found += search(piece, depth: depth + 1)
+      found += search(piece, in: text, depth: depth + 1)
     }
     return found
   }
 
-  /// The matches in `piece`, placed on the text it came from.
-  private func search(_ piece: DecodedPiece, depth: Int) -> [MatchCandidate] {
+  /// The matches in `piece`, placed on `text`, which it came from.
+  private func search(_ piece: DecodedPiece, in text: UnsafePointer<UInt8>, depth: Int) -> [MatchCandidate] {
     var payload = piece.bytes
     var steps = [piece.step] + (piece.outer.map { [$0] } ?? [])
     var depth = depth
@@ -129,6 +139,13 @@ final class DecodingWorker {
       var outer = inner
       outer.decoded = true
       outer.chain = compose(inner.chain, steps, elided: piece.elided)
+      if piece.step == .percent || piece.step == .form, Self.isUnchanged(inner, by: piece, in: text) {
+        // No escape inside the match: the text holds these very bytes. The main pass finds a
+        // literal there (and would win the tie); what was decoded further is named without
+        // the step.
+        guard inner.decoded else { continue }
+        outer.chain = compose(inner.chain, Array(steps.dropFirst()), elided: false)
+      }
       if piece.elided { outer.rank = .fragment }
       if !piece.compressed && !piece.starts.isEmpty && inner.end <= piece.starts.count {
         outer.start = Int(piece.starts[inner.start])
@@ -154,7 +171,8 @@ final class DecodingWorker {
       var position = 0
       guard depth < limits.maxDepth else {
         // Too deep to decode further: a compressed payload here is content never looked at.
-        while let run = EncodedRun.next(in: text, from: position, lower: position, end: bytes.count) {
+        var runs = EncodedRunWalk(text, end: bytes.count, findsPercent: false)
+        while let run = runs.next(from: position) {
           if run.kind == .base64 && looksDecodable(text, run) {
             stop(
               "a compressed payload in the text is nested more than \(limits.maxDepth) deep (DecodingLimits.maxDepth)"
@@ -165,7 +183,8 @@ final class DecodingWorker {
         }
         return
       }
-      while let run = EncodedRun.next(in: text, from: position, lower: position, end: bytes.count) {
+      var runs = EncodedRunWalk(text, end: bytes.count, findsPercent: decoders.percentRuns != nil)
+      while let run = runs.next(from: position) {
         found += decode(text, count: bytes.count, run: run, depth: depth)
         position = run.range.upperBound
       }
@@ -174,13 +193,35 @@ final class DecodingWorker {
     return CandidateResolver.resolve(found, maxLength: bytes.count)
   }
 
+  /// Whether the bytes `inner` matched in `piece` stand in `text` as they are: no escape of
+  /// the piece's step lies inside the match.
+  private static func isUnchanged(
+    _ inner: MatchCandidate, by piece: DecodedPiece, in text: UnsafePointer<UInt8>
+  )
+    -> Bool
+  {
+    guard inner.end <= piece.starts.count, inner.start < inner.end else { return false }
+    let start = Int(piece.starts[inner.start])
+    let end = Int(piece.ends[inner.end - 1])
+    guard end - start == inner.end - inner.start else { return false }
+    return piece.bytes.withUnsafeBufferPointer { bytes in
+      memcmp(text + start, bytes.baseAddress! + inner.start, end - start) == 0
+    }
+  }
+
   /// The id of the chain an inner match names once decoded through `steps` (innermost first):
   /// the raw value itself drops out (`raw` through hex groups is `nsdata-hex`), and in an
   /// elided rendering it is a fragment.
   private func compose(_ inner: UInt16, _ steps: [ScanEncoding], elided: Bool) -> UInt16 {
     var innerSteps = chain(inner).steps
+    var steps = steps
     if innerSteps == [.raw] || innerSteps == [.caseInsensitive] { innerSteps = [] }
     if elided && innerSteps.isEmpty { innerSteps = [.fragment] }
+    // Percent-encoded twice is the forward literal's name, whichever encoder escaped what.
+    if steps.first == .percent && innerSteps.last == .percent {
+      innerSteps.removeLast()
+      steps[0] = .doublePercent
+    }
     return numbering.id(of: EncodingChain(innerSteps + steps))
   }
 }

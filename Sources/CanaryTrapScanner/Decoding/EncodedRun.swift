@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A stretch of text that may hold encoded bytes: found by ``EncodedRun/next(in:from:lower:end:)``
-/// and handed to each ``RunDecoder`` of its class.
+/// or ``EncodedRun/nextPercent(in:from:lower:end:)`` and handed to each ``RunDecoder`` of its class.
 struct EncodedRun {
   /// The characters a run is made of.
   enum Kind {
@@ -9,6 +15,9 @@ struct EncodedRun {
     /// Hex digits, `x`, spaces and commas: hex groups (`7b227072 6f66696c`), byte lists
     /// (`123, 34`, `0x7B, 0x22`).
     case numeric
+    /// The characters of a URL around at least one `%XX` escape: a percent-encoded query string,
+    /// path or form body (``nextPercent(in:from:lower:end:)``).
+    case percent
   }
 
   /// The run's bytes in the text searched.
@@ -66,6 +75,36 @@ struct EncodedRun {
     }
   }
 
+  /// Whether a byte may stand in a URL as logs print it: printable ASCII but for the blank and
+  /// the characters that end one in text (quotes, angle brackets, braces, `\`, `|`, `^`, `` ` ``).
+  static let urlBytes: [Bool] = (0..<256).map { value in
+    value > 0x20 && value < 0x7F && !"\"'<>\\`{}|^[]".utf8.contains(UInt8(value))
+  }
+
+  /// The first percent run in `text[lower..<end]` whose first escape is at or after `from`: the
+  /// URL bytes around a `%` and two hex digits, reaching back to `lower` at most and forward to
+  /// `end`. Escapes are found with `memchr`, so text without `%` costs one pass over it.
+  static func nextPercent(in text: UnsafePointer<UInt8>, from: Int, lower: Int, end: Int) -> EncodedRun? {
+    var index = from
+    while index + 3 <= end, let found = memchr(text + index, 0x25, end - index) {
+      let escape = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text
+      guard escape + 3 <= end else { return nil }
+      guard HexDigit.values[Int(text[escape + 1])] != 0xFF, HexDigit.values[Int(text[escape + 2])] != 0xFF
+      else {
+        index = escape + 1
+        continue
+      }
+      return urlBytes.withUnsafeBufferPointer { urlBytes in
+        var low = escape
+        while low > lower && urlBytes[Int(text[low - 1])] { low -= 1 }
+        var high = escape + 3
+        while high < end && urlBytes[Int(text[high])] { high += 1 }
+        return EncodedRun(range: low..<high, kind: .percent)
+      }
+    }
+    return nil
+  }
+
   private static func expand(
     _ text: UnsafePointer<UInt8>, block: Int, bit: UInt8, lower: Int, end: Int,
     _ classes: UnsafeBufferPointer<UInt8>
@@ -75,5 +114,53 @@ struct EncodedRun {
     var high = block + blockLength
     while high < end && classes[Int(text[high])] & bit != 0 { high += 1 }
     return low..<high
+  }
+}
+
+/// The runs of a stretch of text in order: the class runs of ``EncodedRun/next(in:from:lower:end:)``
+/// and, when `findsPercent`, the percent runs, merged. A run found inside an earlier one is read
+/// when that one is decoded; the next percent run is remembered, so `%` is looked for once.
+///
+/// When the text goes on past `end` (not `final`), the URL bytes touching `end` are a percent run
+/// too, even before an escape: its first escape may be in the next buffer, so the caller keeps it
+/// whole for then, as it keeps any run still going at `end`.
+struct EncodedRunWalk {
+  let text: UnsafePointer<UInt8>
+  let end: Int
+  let findsPercent: Bool
+  let final: Bool
+  /// The next percent run, as last found.
+  private var percent: EncodedRun?
+  /// Whether the text holds no percent run past the last one found.
+  private var percentDone = false
+
+  init(_ text: UnsafePointer<UInt8>, end: Int, findsPercent: Bool, final: Bool = true) {
+    self.text = text
+    self.end = end
+    self.findsPercent = findsPercent
+    self.final = final
+  }
+
+  /// The first run starting at or after `position` (a percent run may reach back before its
+  /// escape, to `position` at most).
+  mutating func next(from position: Int) -> EncodedRun? {
+    let classRun = EncodedRun.next(in: text, from: position, lower: position, end: end)
+    guard findsPercent, !percentDone else { return classRun }
+    if percent == nil || percent!.range.lowerBound < position {
+      percent =
+        EncodedRun.nextPercent(in: text, from: position, lower: position, end: end) ?? tail(from: position)
+      if percent == nil { percentDone = true }
+    }
+    guard let percent else { return classRun }
+    guard let classRun, classRun.range.lowerBound < percent.range.lowerBound else { return percent }
+    return classRun
+  }
+
+  /// The URL bytes touching `end` after `position`, when the text goes on past `end`.
+  private func tail(from position: Int) -> EncodedRun? {
+    guard !final else { return nil }
+    var start = end
+    while start > position && EncodedRun.urlBytes[Int(text[start - 1])] { start -= 1 }
+    return start < end ? EncodedRun(range: start..<end, kind: .percent) : nil
   }
 }

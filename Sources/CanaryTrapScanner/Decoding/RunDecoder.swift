@@ -1,5 +1,5 @@
 /// Reads the bytes a rendering shows out of a run of text: one decoder per rendering (hex groups,
-/// byte lists, base64 of a compressed payload).
+/// byte lists, base64 of a compressed payload, percent-encoded text).
 protocol RunDecoder {
   /// The runs this decoder reads.
   var kind: EncodedRun.Kind { get }
@@ -14,6 +14,7 @@ struct RunDecoders {
   var hexGroups: HexGroupDecoder?
   var byteLists: ByteListDecoder?
   var base64Runs: Base64RunDecoder?
+  var percentRuns: PercentRunDecoder?
 
   /// Whether any decoder reads numeric runs.
   var readsNumericRuns: Bool { hexGroups != nil || byteLists != nil }
@@ -26,6 +27,8 @@ struct RunDecoders {
       byteLists?.decode(text, count: count, run: run.range, into: &pieces)
     case .base64:
       base64Runs?.decode(text, count: count, run: run.range, into: &pieces)
+    case .percent:
+      percentRuns?.decode(text, count: count, run: run.range, into: &pieces)
     }
   }
 }

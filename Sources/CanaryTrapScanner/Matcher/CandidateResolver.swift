@@ -1,7 +1,8 @@
 /// Keeps the most specific match where matches of one canary overlap.
 ///
 /// Exact encoded literals beat case-insensitive matches, which beat fragments; among matches of
-/// equal rank the earlier (then the longer) one wins. Matches of different canaries do not
+/// equal rank the earlier (then the longer) one wins, and of two on the same bytes the one found
+/// forward. Matches of different canaries do not
 /// suppress each other, with one exception: a fragment is dropped when a match of another canary
 /// covers it, because bytes several canaries share (such as the fixed header of JWT canaries)
 /// do not identify any of them.
@@ -37,8 +38,11 @@ enum CandidateResolver {
   }
 
   private static func resolveEachCanary(_ candidates: [MatchCandidate]) -> [MatchCandidate] {
+    // Where a decoded match and a forward one cover the same bytes, the forward one is kept
+    // (found in the text as it stands), then the lower chain id: the same in every run.
     let sorted = candidates.sorted {
-      ($0.canary, $0.rank.rawValue, $0.start, $1.end) < ($1.canary, $1.rank.rawValue, $1.start, $0.end)
+      ($0.canary, $0.rank.rawValue, $0.start, $1.end, $0.decoded ? 1 : 0, $0.chain)
+        < ($1.canary, $1.rank.rawValue, $1.start, $0.end, $1.decoded ? 1 : 0, $1.chain)
     }
     var result: [MatchCandidate] = []
     var index = 0

@@ -23,6 +23,16 @@ enum DecodedRenderings {
     return "{length = \(data.count), bytes = 0x\(groups(data.prefix(16))) ... \(groups(data.suffix(8))) }"
   }
 
+  /// A GraphQL GET of `data` as its `variables`, the query string made by `URLComponents`.
+  static func graphQLQuery(_ data: Data) -> String {
+    var components = URLComponents(string: "https://api.example.com/graphql")!
+    components.queryItems = [
+      URLQueryItem(name: "query", value: "query Profile { profile { id } }"),
+      URLQueryItem(name: "variables", value: String(decoding: data, as: UTF8.self)),
+    ]
+    return components.string!
+  }
+
   /// `print(Array(data))`.
   static func byteList(_ data: Data) -> String { "\(Array(data))" }
 

@@ -158,10 +158,11 @@ import Testing
     #expect(names(findings, canaries[0]) == ["gzip → base64"])
   }
 
-  @Test func renderingsFoundAcrossBufferBoundaries() {
-    let (data, canaries) = body()
-    let line = "PATCH failed: \(DecodedRenderings.nsData(data)) and \(DecodedRenderings.byteList(data))\n"
-    let text = String(repeating: "filler line of the log\n", count: 40) + line + "tail\n"
+  /// Feeds `text` to a stream of buffers of `chunkSize` bytes in pieces of every size, and
+  /// calls `check` with each stream's findings.
+  func streamed(
+    _ text: String, _ canaries: [Canary], _ check: ([LeakFinding], ScanStream, String) -> Void
+  ) {
     for chunkSize in [64, 100, 333, 1 << 20] {
       let scanner = LeakScanner(canaries: canaries, options: ScanOptions(), chunkSize: chunkSize)
       let bytes = Array(text.utf8)
@@ -172,14 +173,58 @@ import Testing
           stream.feed(bytes[index..<min(bytes.count, index + piece)])
           index += piece
         }
-        let findings = stream.finish()
-        #expect(
-          names(findings, canaries[0]) == ["nsdata-hex", "byte-list"],
-          "chunk \(chunkSize), pieces of \(piece)")
-        #expect(findings.count == 4, "chunk \(chunkSize), pieces of \(piece): \(findings.map(\.encoding))")
-        #expect(stream.decodingCutShort == nil)
+        check(stream.finish(), stream, "chunk \(chunkSize), pieces of \(piece)")
       }
     }
+  }
+
+  @Test func renderingsFoundAcrossBufferBoundaries() {
+    let (data, canaries) = body()
+    let line = "PATCH failed: \(DecodedRenderings.nsData(data)) and \(DecodedRenderings.byteList(data))\n"
+    let text = String(repeating: "filler line of the log\n", count: 40) + line + "tail\n"
+    streamed(text, canaries) { findings, stream, context in
+      #expect(names(findings, canaries[0]) == ["nsdata-hex", "byte-list"], "\(context)")
+      #expect(findings.count == 4, "\(context): \(findings.map(\.encoding))")
+      #expect(stream.decodingCutShort == nil)
+    }
+  }
+
+  /// A JSON body sent as a query parameter (a GraphQL GET's `variables`), percent-encoded by
+  /// `URLComponents`: what JSONSerialization escaped (`\/`) is found under the percent encoding.
+  /// The e-mail, which neither escapes, stands in the URL as it is and is named `raw` once.
+  @Test func aJSONBodyInAQueryParameterIsDecoded() throws {
+    let (data, canaries) = body()
+    let line = "GET " + DecodedRenderings.graphQLQuery(data) + " HTTP/1.1"
+    let (findings, source) = scan("before\n" + line + "\nafter\n", canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[0]) == ["raw"], "\(line)")
+    #expect(names(findings, canaries[1]) == ["json-escaped → percent"], "\(line)")
+    #expect(findings.count == 2 && findings.allSatisfy { $0.line == 2 }, "\(findings.map(\.encoding))")
+    // Placed on the password's own characters, not on the whole query.
+    let password = try #require(findings.first { $0.canary.value == canaries[1].value })
+    let column = line.utf8.count - line.utf8.drop { $0 != UInt8(ascii: "%") }.count
+    #expect(password.column > column + 20)
+    // Across buffer boundaries, found the same, once.
+    let text = String(repeating: "filler line of the log\n", count: 40) + line + "\ntail\n"
+    streamed(text, canaries) { findings, stream, context in
+      #expect(names(findings, canaries[1]) == ["json-escaped → percent"], "\(context)")
+      #expect(findings.count == 2, "\(context): \(findings.map(\.encoding))")
+      #expect(stream.decodingCutShort == nil)
+    }
+  }
+
+  /// The same body as a form-encoded value (Python's `quote_plus`: a space is `+`).
+  @Test func aJSONBodyInAFormValueIsDecoded() throws {
+    let (data, canaries) = body()
+    guard let encoded = try DecodedRenderings.python("urllib.parse.quote_plus(d).encode()", data) else {
+      return
+    }
+    let (findings, source) = scan("POST /graphql body=variables=\(encoded)&operation=Profile\n", canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[1]) == ["json-escaped → form"], "\(encoded)")
+    // The e-mail's `@` is escaped by every encoder: one name, the forward literal's.
+    #expect(names(findings, canaries[0]).count == 1, "\(findings.map(\.encoding))")
+    #expect(findings.count == 2, "\(findings.map(\.encoding))")
   }
 
   /// Controls: the same renderings of random bytes sharing the canaries' prefix find nothing.
@@ -193,6 +238,7 @@ import Testing
       for data in [random, look] {
         text += DecodedRenderings.nsData(data) + "\n" + DecodedRenderings.appleNSData(data) + "\n"
         text += DecodedRenderings.byteList(data) + "\n" + DecodedRenderings.hexByteList(data) + "\n"
+        text += "GET " + DecodedRenderings.graphQLQuery(data) + "\n"
         for (expression, _) in DecodedRenderings.compressed {
           guard let encoded = try DecodedRenderings.python(expression, data) else { return }
           text += encoded + "\n"

@@ -45,6 +45,7 @@ struct ScannerCorpusReplayTests {
       options.minFragment = nil
       options.encodings.remove(.caseInsensitive)
       options.joinsWrappedLines = false
+      options.decodesPercentRuns = false
     }
     options.excerptRadius = Int(control >> 4)
     let scanner = LeakScanner(canaries: canaries, options: options, chunkSize: chunkSize)
