@@ -56,7 +56,8 @@ final class DecodingWorker {
   /// read it.
   func search(_ text: UnsafePointer<UInt8>, from: Int, end: Int, final: Bool, maxRun: Int) {
     var position = from
-    var runs = EncodedRunWalk(text, end: end, findsPercent: decoders.percentRuns != nil, final: final)
+    var runs = EncodedRunWalk(
+      text, end: end, findsPercent: decoders.percentRuns != nil, final: final, maxRun: maxRun)
     while let run = runs.next(from: position) {
       if run.range.upperBound == end && !final {
         if run.range.count < maxRun {

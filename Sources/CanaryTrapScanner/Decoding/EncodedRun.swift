@@ -76,7 +76,8 @@ struct EncodedRun {
   }
 
   /// Whether a byte may stand in a URL as logs print it: printable ASCII but for the blank and
-  /// the characters that end one in text (quotes, angle brackets, braces, `\`, `|`, `^`, `` ` ``).
+  /// the characters that end one in text (quotes, angle and square brackets, braces, `\`, `|`,
+  /// `^`, `` ` ``).
   static let urlBytes: [Bool] = (0..<256).map { value in
     value > 0x20 && value < 0x7F && !"\"'<>\\`{}|^[]".utf8.contains(UInt8(value))
   }
@@ -121,24 +122,28 @@ struct EncodedRun {
 /// and, when `findsPercent`, the percent runs, merged. A run found inside an earlier one is read
 /// when that one is decoded; the next percent run is remembered, so `%` is looked for once.
 ///
-/// When the text goes on past `end` (not `final`), the URL bytes touching `end` are a percent run
-/// too, even before an escape: its first escape may be in the next buffer, so the caller keeps it
-/// whole for then, as it keeps any run still going at `end`.
+/// When the text goes on past `end` (not `final`), the URL bytes touching `end` shorter than
+/// `maxRun` are a percent run too, even before an escape: its first escape may be in the next
+/// buffer, so the caller keeps it whole for then, as it keeps any run still going at `end`. A
+/// longer stretch without an escape is left to the class runs in it (base64 too long to decode
+/// must still be seen as such).
 struct EncodedRunWalk {
   let text: UnsafePointer<UInt8>
   let end: Int
   let findsPercent: Bool
   let final: Bool
+  let maxRun: Int
   /// The next percent run, as last found.
   private var percent: EncodedRun?
   /// Whether the text holds no percent run past the last one found.
   private var percentDone = false
 
-  init(_ text: UnsafePointer<UInt8>, end: Int, findsPercent: Bool, final: Bool = true) {
+  init(_ text: UnsafePointer<UInt8>, end: Int, findsPercent: Bool, final: Bool = true, maxRun: Int = .max) {
     self.text = text
     self.end = end
     self.findsPercent = findsPercent
     self.final = final
+    self.maxRun = maxRun
   }
 
   /// The first run starting at or after `position` (a percent run may reach back before its
@@ -156,11 +161,14 @@ struct EncodedRunWalk {
     return classRun
   }
 
-  /// The URL bytes touching `end` after `position`, when the text goes on past `end`.
+  /// The URL bytes touching `end` after `position`, when the text goes on past `end` and they
+  /// are shorter than `maxRun`.
   private func tail(from position: Int) -> EncodedRun? {
     guard !final else { return nil }
     var start = end
-    while start > position && EncodedRun.urlBytes[Int(text[start - 1])] { start -= 1 }
-    return start < end ? EncodedRun(range: start..<end, kind: .percent) : nil
+    while start > max(position, end - maxRun) && EncodedRun.urlBytes[Int(text[start - 1])] { start -= 1 }
+    guard start < end, end - start < maxRun, start == position || !EncodedRun.urlBytes[Int(text[start - 1])]
+    else { return nil }
+    return EncodedRun(range: start..<end, kind: .percent)
   }
 }

@@ -46,6 +46,28 @@ import Testing
     #expect(clean.status.failureReason == nil)
   }
 
+  /// Base64 of a compressed payload is also a stretch of URL characters: the percent decoding's
+  /// view of it must not hide that it is too long to decode. The same with a `%XX` in it: too
+  /// long to decode as percent-encoded text.
+  @Test func aLongCompressedBase64RunIsInconclusiveWithOrWithoutAnEscape() throws {
+    var limits = DecodingLimits()
+    limits.maxRunBytes = 256
+    let random = (0..<1500).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
+    guard
+      let encoded = try DecodedRenderings.python(
+        "base64.b64encode(gzip.compress(d))", Data((random + canary.value).utf8))
+    else { return }
+    for text in ["payload=" + encoded, "payload=%7B" + encoded] {
+      let (_, source) = scan(
+        String(repeating: "z", count: 3000) + "\n" + text + "\n", limits: limits, chunkSize: 1024)
+      #expect(source.status.failureReason?.contains("DecodingLimits.maxRunBytes") == true, "\(source.status)")
+    }
+    // The twin: under the limit, the payload is opened and the canary found.
+    let (found, clean) = scan(String(repeating: "z", count: 3000) + "\n" + "payload=" + encoded + "\n")
+    #expect(found.map(\.encoding) == ["gzip → base64"])
+    #expect(clean.status.failureReason == nil)
+  }
+
   @Test func aCompressionBombInBase64IsInconclusive() throws {
     guard
       let bomb = try DecodedRenderings.python(
