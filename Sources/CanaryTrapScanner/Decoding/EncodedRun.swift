@@ -23,8 +23,12 @@ struct EncodedRun {
   /// The run's bytes in the text searched.
   var range: Range<Int>
   var kind: Kind
+  /// Whether the run is hex digits alone (an id, a digest): no decoder reads more in it than
+  /// Foundation's description of four bytes or fewer, `<7b227072>`.
+  var isHex = false
 
-  /// Bit 0: the byte can be part of a base64 run; bit 1: of a numeric run.
+  /// Bit 0: the byte can be part of a base64 run; bit 1: of a numeric run; bit 2: it is a hex
+  /// digit.
   static let classes: [UInt8] = (0..<256).map { value in
     let byte = UInt8(value)
     let folded = byte | 0x20
@@ -35,6 +39,7 @@ struct EncodedRun {
     if isDigit || (folded >= 0x61 && folded <= 0x66) || folded == 0x78 || byte == 0x20 || byte == 0x2C {
       bits |= 2
     }
+    if isDigit || (folded >= 0x61 && folded <= 0x66) { bits |= 4 }
     return bits
   }
 
@@ -50,14 +55,14 @@ struct EncodedRun {
     classes.withUnsafeBufferPointer { classes in
       var index = from
       while index + blockLength <= end {
-        var mask: UInt8 = 3
+        var mask: UInt8 = 7
         var probe = index + blockLength - 1
         while probe >= index {
           mask &= classes[Int(text[probe])]
-          if mask == 0 { break }
+          if mask & 3 == 0 { break }
           probe -= 1
         }
-        if mask == 0 {
+        if mask & 3 == 0 {
           index = probe + 1
           continue
         }
@@ -66,10 +71,15 @@ struct EncodedRun {
           mask & 2 != 0 ? expand(text, block: index, bit: 2, lower: lower, end: end, classes) : nil
         let base64Run =
           mask & 1 != 0 ? expand(text, block: index, bit: 1, lower: lower, end: end, classes) : nil
-        if let numericRun, base64Run == nil || base64Run!.count <= numericRun.count {
-          return EncodedRun(range: numericRun, kind: .numeric)
+        var run: EncodedRun
+        if let numericRun, base64Run == nil || base64Run!.range.count <= numericRun.range.count {
+          run = EncodedRun(range: numericRun.range, kind: .numeric)
+          run.isHex = mask & 4 != 0 && numericRun.isHex
+        } else {
+          run = EncodedRun(range: base64Run!.range, kind: .base64)
+          run.isHex = mask & 4 != 0 && base64Run!.isHex
         }
-        return EncodedRun(range: base64Run!, kind: .base64)
+        return run
       }
       return nil
     }
@@ -106,15 +116,24 @@ struct EncodedRun {
     return nil
   }
 
+  /// The run of `bit`'s class around the block at `block`, and whether the bytes it added to
+  /// the block are hex digits alone.
   private static func expand(
     _ text: UnsafePointer<UInt8>, block: Int, bit: UInt8, lower: Int, end: Int,
     _ classes: UnsafeBufferPointer<UInt8>
-  ) -> Range<Int> {
+  ) -> (range: Range<Int>, isHex: Bool) {
+    var hex: UInt8 = 4
     var low = block
-    while low > lower && classes[Int(text[low - 1])] & bit != 0 { low -= 1 }
+    while low > lower && classes[Int(text[low - 1])] & bit != 0 {
+      hex &= classes[Int(text[low - 1])]
+      low -= 1
+    }
     var high = block + blockLength
-    while high < end && classes[Int(text[high])] & bit != 0 { high += 1 }
-    return low..<high
+    while high < end && classes[Int(text[high])] & bit != 0 {
+      hex &= classes[Int(text[high])]
+      high += 1
+    }
+    return (low..<high, hex != 0)
   }
 }
 

@@ -21,6 +21,11 @@ struct RunDecoders {
 
   /// Appends every piece the decoders of `run`'s kind read.
   func decode(_ text: UnsafePointer<UInt8>, count: Int, run: EncodedRun, into pieces: inout [DecodedPiece]) {
+    // Hex digits alone (an id, a digest, most runs of a log) are one ungrouped token: the
+    // forward `hex` literals read them, and a decoder only a bracketed one (`<7b227072>`).
+    if run.isHex && !(run.range.lowerBound > 0 && text[run.range.lowerBound - 1] == UInt8(ascii: "<")) {
+      return
+    }
     switch run.kind {
     case .numeric:
       hexGroups?.decode(text, count: count, run: run.range, into: &pieces)
