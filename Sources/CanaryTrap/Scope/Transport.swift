@@ -117,17 +117,37 @@ private struct SessionBox: @unchecked Sendable {
   private func run(
     _ make: (@escaping @Sendable (Data, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
   ) async throws -> (Data, URLResponse) {
-    let running = Locked<TaskReference?>(nil)
+    let running = Locked(RunningTask())
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let task = make { data, response, error in Self.resume(continuation, data, response, error) }
-        running.withLock { $0 = TaskReference(task: task) }
+        let task = make { data, response, error in
+          guard let continuation = running.withLock({ $0.takeContinuation() }) else { return }
+          Self.resume(continuation, data, response, error)
+        }
+        running.withLock {
+          $0.task = TaskReference(task: task)
+          $0.continuation = continuation
+        }
         task.resume()
-        if Task.isCancelled { task.cancel() }
+        if Task.isCancelled { cancel(running) }
       }
     } onCancel: {
-      running.withLock { $0 }?.task.cancel()
+      cancel(running)
     }
+  }
+
+  /// Cancels the running task. FoundationNetworking traps ("task not in the registry") when a
+  /// task of a session with a URL cache is cancelled while its cache lookup is still pending, as
+  /// it is just after `resume()`: there the awaiting Swift task gets `URLError(.cancelled)` at
+  /// once and the session task is left to end on its own, its answer dropped.
+  private func cancel(_ running: Locked<RunningTask>) {
+    #if canImport(FoundationNetworking)
+      if session.configuration.urlCache != nil {
+        running.withLock { $0.takeContinuation() }?.resume(throwing: URLError(.cancelled))
+        return
+      }
+    #endif
+    running.withLock { $0.task }?.task.cancel()
   }
 
   private static func resume(
@@ -147,4 +167,17 @@ private struct SessionBox: @unchecked Sendable {
 /// Holds a `URLSessionTask`, which is thread-safe but not marked `Sendable` everywhere.
 private struct TaskReference: @unchecked Sendable {
   let task: URLSessionTask
+}
+
+/// A session task and the continuation its awaiting Swift task waits on, resumed once: by the
+/// task's completion, or by a cancellation that leaves the task running.
+private struct RunningTask: Sendable {
+  var task: TaskReference?
+  var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+
+  /// The continuation, unless it was already taken.
+  mutating func takeContinuation() -> CheckedContinuation<(Data, URLResponse), any Error>? {
+    defer { continuation = nil }
+    return continuation
+  }
 }

@@ -26,14 +26,18 @@ package final class RedactingTransport: HTTPClientTransport {
   package let sink: any LogSink
   private let recorder: RedirectRecorder
 
-  /// Creates a transport with its own session built from `configuration`.
+  /// Creates a transport with its own session built from `configuration`, without its URL cache:
+  /// a request is cancelled with the task awaiting it, and FoundationNetworking traps when a task
+  /// is cancelled during its cache lookup.
   package init(
     configuration: URLSessionConfiguration = .ephemeral, redactor: Redactor = Redactor(),
     sink: any LogSink
   ) {
     let recorder = RedirectRecorder()
     self.recorder = recorder
-    self.session = URLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
+    let uncached = configuration.copy() as! URLSessionConfiguration
+    uncached.urlCache = nil
+    self.session = URLSession(configuration: uncached, delegate: recorder, delegateQueue: nil)
     self.redactor = redactor
     self.sink = sink
   }
