@@ -56,7 +56,8 @@ public struct Transport: Sendable {
 }
 
 /// A session shared between tasks; `URLSession` is thread-safe. A task of the session is
-/// cancelled when the Swift task awaiting it is, so a request past its deadline stops.
+/// cancelled when the Swift task awaiting it is, so a request past its deadline stops (on Linux,
+/// with a URL cache, the Swift task is answered at once instead: see `cancel(_:)`).
 private struct SessionBox: @unchecked Sendable {
   let session: URLSession
 
