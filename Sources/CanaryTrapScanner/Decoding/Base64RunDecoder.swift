@@ -40,14 +40,11 @@ struct Base64RunDecoder: RunDecoder {
     var origins: [Int] = []
     plain.reserveCapacity(run.count)
     origins.reserveCapacity(run.count + 1)
-    let digits = HexDigit.values
     var index = run.lowerBound
     while index < run.upperBound {
       origins.append(index)
-      if text[index] == 0x25, index + 2 < run.upperBound, digits[Int(text[index + 1])] != 0xFF,
-        digits[Int(text[index + 2])] != 0xFF
-      {
-        plain.append(digits[Int(text[index + 1])] << 4 | digits[Int(text[index + 2])])
+      if let byte = HexDigit.percentEscape(in: text, at: index, end: run.upperBound) {
+        plain.append(byte)
         index += 3
       } else {
         plain.append(text[index])

@@ -221,7 +221,7 @@ final class CompressedPayload {
   private func openZip(_ bytes: [UInt8]) throws -> [UInt8] {
     var output: [UInt8] = []
     var offset = 0
-    while offset + 30 <= bytes.count, bytes.withUnsafeBufferPointer({ isZipHeader(at: offset, in: $0) }) {
+    while offset + 30 <= bytes.count, Self.isZipHeader(at: offset, in: bytes) {
       let flags = LittleEndian.le16(bytes, offset + 6)
       let method = LittleEndian.le16(bytes, offset + 8)
       let storedSize = LittleEndian.le32(bytes, offset + 18)
@@ -251,8 +251,7 @@ final class CompressedPayload {
       // The descriptor: an optional signature, a CRC-32 and two 32-bit or 64-bit sizes.
       guard
         let next = [12, 16, 20, 24].first(where: { length in
-          end + length + 4 <= bytes.count
-            && bytes.withUnsafeBufferPointer { isZipHeader(at: end + length, in: $0) }
+          Self.isZipHeader(at: end + length, in: bytes)
         })
       else { break }
       offset = end + next
@@ -261,7 +260,7 @@ final class CompressedPayload {
   }
 
   /// Whether a zip local header starts at `offset` of `bytes`.
-  private func isZipHeader(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  private static func isZipHeader(at offset: Int, in bytes: [UInt8]) -> Bool {
     offset + 4 <= bytes.count
       && Self.isZipHeader(bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3])
   }

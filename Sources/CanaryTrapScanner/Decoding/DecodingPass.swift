@@ -37,9 +37,7 @@ final class DecodingPass {
     if !enabled.isDisjoint(with: [.byteList, .hexByteList]) { decoders.byteLists = ByteListDecoder() }
     if !enabled.isDisjoint(with: [.gzip, .zlib, .deflate, .zip]) { decoders.base64Runs = Base64RunDecoder() }
     if enabled.contains(.percent) { decoders.percentRuns = PercentRunDecoder() }
-    guard decoders.readsNumericRuns || decoders.base64Runs != nil || decoders.percentRuns != nil else {
-      return nil
-    }
+    guard decoders.readsAnyRun else { return nil }
     self.matcher = matcher
     numbering = ChainNumbering(matcher: matcher)
     limits = options.decodingLimits

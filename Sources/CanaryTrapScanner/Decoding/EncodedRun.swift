@@ -71,14 +71,11 @@ struct EncodedRun {
           mask & 2 != 0 ? expand(text, block: index, bit: 2, lower: lower, end: end, classes) : nil
         let base64Run =
           mask & 1 != 0 ? expand(text, block: index, bit: 1, lower: lower, end: end, classes) : nil
-        var run: EncodedRun
-        if let numericRun, base64Run == nil || base64Run!.range.count <= numericRun.range.count {
-          run = EncodedRun(range: numericRun.range, kind: .numeric)
-          run.isHex = mask & 4 != 0 && numericRun.isHex
-        } else {
-          run = EncodedRun(range: base64Run!.range, kind: .base64)
-          run.isHex = mask & 4 != 0 && base64Run!.isHex
-        }
+        let numericIsLonger =
+          numericRun != nil && (base64Run == nil || base64Run!.range.count <= numericRun!.range.count)
+        let (expanded, kind) = numericIsLonger ? (numericRun!, Kind.numeric) : (base64Run!, Kind.base64)
+        var run = EncodedRun(range: expanded.range, kind: kind)
+        run.isHex = mask & 4 != 0 && expanded.isHex
         return run
       }
       return nil
@@ -100,8 +97,7 @@ struct EncodedRun {
     while index + 3 <= end, let found = memchr(text + index, 0x25, end - index) {
       let escape = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text
       guard escape + 3 <= end else { return nil }
-      guard HexDigit.values[Int(text[escape + 1])] != 0xFF, HexDigit.values[Int(text[escape + 2])] != 0xFF
-      else {
+      guard HexDigit.percentEscape(in: text, at: escape, end: end) != nil else {
         index = escape + 1
         continue
       }

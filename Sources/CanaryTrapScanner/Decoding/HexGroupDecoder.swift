@@ -15,7 +15,7 @@ struct HexGroupDecoder: RunDecoder {
         prefixed = false
       }
       guard let first = group.first, let last = group.last else { return }
-      let bracketed = first.lowerBound > 0 && text[first.lowerBound - 1] == UInt8(ascii: "<")
+      let bracketed = Self.isBracketed(text, at: first.lowerBound)
       // One ungrouped run of hex (a trace id, a digest) is left to the forward `hex` literals.
       if group.count == 1 && !prefixed && !bracketed { return }
       var piece = DecodedPiece(bytes: [], span: first.lowerBound..<last.upperBound, step: .nsdataHex)
@@ -52,6 +52,11 @@ struct HexGroupDecoder: RunDecoder {
       group.append(range)
     }
     flush()
+  }
+
+  /// Whether `<` stands just before `start`, as it opens swift-corelibs-foundation's description.
+  static func isBracketed(_ text: UnsafePointer<UInt8>, at start: Int) -> Bool {
+    start > 0 && text[start - 1] == UInt8(ascii: "<")
   }
 
   /// Whether `...` stands next to the group (after blanks): Apple's mark of bytes left out.

@@ -13,20 +13,16 @@ struct PercentRunDecoder: RunDecoder {
     piece.bytes.reserveCapacity(run.count)
     piece.starts.reserveCapacity(run.count)
     piece.ends.reserveCapacity(run.count)
-    let digits = HexDigit.values
     var holdsPlus = false
     var index = run.lowerBound
     while index < run.upperBound {
-      let byte = text[index]
       piece.starts.append(Int32(index))
-      if byte == 0x25, index + 2 < run.upperBound, digits[Int(text[index + 1])] != 0xFF,
-        digits[Int(text[index + 2])] != 0xFF
-      {
-        piece.bytes.append(digits[Int(text[index + 1])] << 4 | digits[Int(text[index + 2])])
+      if let escaped = HexDigit.percentEscape(in: text, at: index, end: run.upperBound) {
+        piece.bytes.append(escaped)
         index += 3
       } else {
-        holdsPlus = holdsPlus || byte == 0x2B
-        piece.bytes.append(byte)
+        holdsPlus = holdsPlus || text[index] == 0x2B
+        piece.bytes.append(text[index])
         index += 1
       }
       piece.ends.append(Int32(index))

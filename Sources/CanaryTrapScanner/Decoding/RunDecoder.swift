@@ -19,13 +19,14 @@ struct RunDecoders {
   /// Whether any decoder reads numeric runs.
   var readsNumericRuns: Bool { hexGroups != nil || byteLists != nil }
 
+  /// Whether any decoder reads any run.
+  var readsAnyRun: Bool { readsNumericRuns || base64Runs != nil || percentRuns != nil }
+
   /// Appends every piece the decoders of `run`'s kind read.
   func decode(_ text: UnsafePointer<UInt8>, count: Int, run: EncodedRun, into pieces: inout [DecodedPiece]) {
     // Hex digits alone (an id, a digest, most runs of a log) are one ungrouped token: the
     // forward `hex` literals read them, and a decoder only a bracketed one (`<7b227072>`).
-    if run.isHex && !(run.range.lowerBound > 0 && text[run.range.lowerBound - 1] == UInt8(ascii: "<")) {
-      return
-    }
+    if run.isHex && !HexGroupDecoder.isBracketed(text, at: run.range.lowerBound) { return }
     switch run.kind {
     case .numeric:
       hexGroups?.decode(text, count: count, run: run.range, into: &pieces)
@@ -71,6 +72,16 @@ enum HexDigit {
   }
 
   static func value(_ byte: UInt8) -> UInt8 { values[Int(byte)] }
+
+  /// The byte a `%XX` escape at `index` of `text[..<end]` stands for, hex digits in either case,
+  /// or `nil` when no escape stands there.
+  @inline(__always)
+  static func percentEscape(in text: UnsafePointer<UInt8>, at index: Int, end: Int) -> UInt8? {
+    guard text[index] == 0x25, index + 3 <= end else { return nil }
+    let high = values[Int(text[index + 1])]
+    let low = values[Int(text[index + 2])]
+    return high == 0xFF || low == 0xFF ? nil : high << 4 | low
+  }
 }
 
 /// The tokens of a numeric run: hex groups or numbers, and what separates each from the one
