@@ -7,9 +7,12 @@ import Foundation
 
 /// Transports the scope tests drive: URLSession behind loggers of varying care.
 enum TestTransports {
-  /// A fresh ephemeral session, so no test shares cookies or caches with another.
+  /// A fresh ephemeral session, so no test shares cookies with another, and without a URL cache:
+  /// the tests cancel its tasks (`invalidateAndCancel()`, a scope's deadline), and on Linux
+  /// FoundationNetworking traps when a task is cancelled during its cache lookup.
   static func session() -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
     configuration.timeoutIntervalForRequest = 10
     return URLSession(configuration: configuration)
   }
