@@ -38,6 +38,7 @@ struct LoadExchanges {
     async -> LoadExchanges
   {
     let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
     configuration.httpMaximumConnectionsPerHost = settings.inFlight
     configuration.timeoutIntervalForRequest = 30
     let session = URLSession(configuration: configuration)

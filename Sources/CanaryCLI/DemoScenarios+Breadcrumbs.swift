@@ -31,8 +31,8 @@ extension DemoScenario {
         title: "breadcrumb-uploader", canaries: [], errors: ["the ingest sink could not start: \(error)"])
     }
     defer { ingest.stop() }
-    let session = URLSession(configuration: .ephemeral)
-    defer { session.invalidateAndCancel() }
+    let session = makeUncachedSession()
+    defer { session.finishTasksAndInvalidate() }
     let uploader = BreadcrumbUploader(
       endpoint: ingest.url.appendingPathComponent("api/v2/breadcrumbs"), detail: detail, uploads: uploads,
       session: session)

@@ -66,7 +66,7 @@ extension DemoScenario {
     let printed = MemoryLog(name: "stdout")
     if printing == .memoryLog { sinks.append(printed) }
     let session = URLSession(configuration: sessionConfiguration)
-    defer { session.invalidateAndCancel() }
+    defer { session.finishTasksAndInvalidate() }
     let output: @Sendable (String) -> Void
     switch printing {
     case .memoryLog: output = { line in printed.write(line) }
@@ -109,7 +109,7 @@ extension DemoScenario {
       title: "denylist-interceptor", configuration: configuration(printing: printing), kinds: kinds,
       transport: { trap in
         let client = InterceptingClient(
-          session: URLSession(configuration: .ephemeral),
+          session: makeUncachedSession(),
           interceptors: [DenylistInterceptor(sink: trap.memoryLog())])
         return Transport { try await client.send($0) }
       })
@@ -181,4 +181,12 @@ func makeMemoryURLCache() -> URLCache {
   #else
     URLCache(memoryCapacity: 8 << 20, diskCapacity: 0, directory: nil)
   #endif
+}
+
+/// An ephemeral session without a URL cache, for the demos whose sinks are not the cache: on Linux
+/// FoundationNetworking traps when a task is cancelled during its cache lookup.
+func makeUncachedSession() -> URLSession {
+  let configuration = URLSessionConfiguration.ephemeral
+  configuration.urlCache = nil
+  return URLSession(configuration: configuration)
 }

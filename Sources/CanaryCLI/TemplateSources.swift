@@ -60,7 +60,7 @@ import Testing
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -138,7 +138,7 @@ import Testing
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -215,7 +215,7 @@ import Testing
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -295,7 +295,7 @@ import Testing
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -362,7 +362,7 @@ private let requireEveryConstructPlanted = false
     // logging to `log`.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let result = try await trap.runMatrix(through: transport, kinds: imported.kinds)
@@ -464,7 +464,7 @@ import Testing
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -534,7 +534,7 @@ import Testing
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -621,7 +621,7 @@ import Testing
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -701,7 +701,7 @@ final class CustomKindLeakXCTests: CanaryTrapTestCase {
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -780,7 +780,7 @@ final class GraphQLLeakXCTests: CanaryTrapTestCase {
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -859,7 +859,7 @@ final class JSONAPILeakXCTests: CanaryTrapTestCase {
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -941,7 +941,7 @@ final class MultipartUploadLeakXCTests: CanaryTrapTestCase {
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -1009,7 +1009,7 @@ final class OpenAPILeakXCTests: CanaryTrapTestCase {
     // logging to `log`.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let result = try await trap.runMatrix(through: transport, kinds: imported.kinds)
@@ -1113,7 +1113,7 @@ final class SignInLeakXCTests: CanaryTrapTestCase {
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -1185,7 +1185,7 @@ final class SignedDownloadLeakXCTests: CanaryTrapTestCase {
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request
@@ -1274,7 +1274,7 @@ final class TokenRefreshLeakXCTests: CanaryTrapTestCase {
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request

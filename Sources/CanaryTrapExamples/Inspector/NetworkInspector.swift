@@ -37,10 +37,19 @@ package final class NetworkInspector: Sendable {
     configuration.protocolClasses = [InspectorURLProtocol.self] + existing
   }
 
-  /// A session made from `configuration` with the inspector installed.
-  package func makeSession(configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+  /// A session made from `configuration` (by default ephemeral without a URL cache: on Linux
+  /// FoundationNetworking traps when a task is cancelled during its cache lookup) with the
+  /// inspector installed.
+  package func makeSession(configuration: URLSessionConfiguration? = nil) -> URLSession {
+    let configuration = configuration ?? Self.uncachedEphemeral()
     install(into: configuration)
     return URLSession(configuration: configuration)
+  }
+
+  private static func uncachedEphemeral() -> URLSessionConfiguration {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    return configuration
   }
 
   /// The recorded exchanges, oldest first.

@@ -1,3 +1,4 @@
+import CanaryTrap
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -20,11 +21,13 @@ package struct PrintingLogger: HTTPClientTransport {
     self.output = output
   }
 
-  /// Prints the request, sends it, prints the response and returns it.
+  /// Prints the request, sends it, prints the response and returns it. It sends through
+  /// ``Transport/urlSession(_:mode:)``, which on Linux does not cancel a task of a session with a
+  /// URL cache (the demo's has one): FoundationNetworking traps on such a cancel.
   package func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
     output(Self.describe(request))
     do {
-      let (data, response) = try await session.data(for: request)
+      let (data, response) = try await Transport.urlSession(session).send(request)
       output(Self.describe(response, body: data))
       return (data, response)
     } catch {

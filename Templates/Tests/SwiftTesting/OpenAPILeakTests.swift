@@ -39,7 +39,7 @@ private let requireEveryConstructPlanted = false
     // logging to `log`.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     let result = try await trap.runMatrix(through: transport, kinds: imported.kinds)

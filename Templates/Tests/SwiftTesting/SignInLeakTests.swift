@@ -53,7 +53,7 @@ import Testing
     // interceptors and logger), logging to `log`; the kind points its requests at the trap's server.
     let log = trap.memoryLog()
     let urlSession = URLSession(configuration: .ephemeral)
-    defer { urlSession.invalidateAndCancel() }
+    defer { urlSession.finishTasksAndInvalidate() }
     let transport = standInClient(urlSession, logging: log)  // Replace with your API client
 
     // Plants the kind's canaries, sends its requests through your transport, records every request

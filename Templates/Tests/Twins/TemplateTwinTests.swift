@@ -77,7 +77,7 @@ import Testing
       // The template's own kind, through a client that logs both bodies when the server rejects a
       // request, as many error paths do.
       let session = URLSession(configuration: .ephemeral)
-      defer { session.invalidateAndCancel() }
+      defer { session.finishTasksAndInvalidate() }
       let network = Transport.urlSession(session)
       let transport = Transport { request in
         let (data, response) = try await network.send(request)
@@ -122,7 +122,7 @@ import Testing
     let issues = try await leakIssues { trap, log in
       // A client whose logger prints one header the document defines, as a debug logger does.
       let session = URLSession(configuration: .ephemeral)
-      defer { session.invalidateAndCancel() }
+      defer { session.finishTasksAndInvalidate() }
       let network = Transport.urlSession(session)
       let transport = Transport { request in
         log.write("device \(request.value(forHTTPHeaderField: "X-Acme-Device-Token") ?? "-")")
@@ -163,7 +163,7 @@ private struct PrintingClient: Sendable {
 
   func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
     let session = URLSession(configuration: .ephemeral)
-    defer { session.invalidateAndCancel() }
+    defer { session.finishTasksAndInvalidate() }
     log.write("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "-")")
     for (name, value) in request.allHTTPHeaderFields ?? [:] { log.write("  \(name): \(value)") }
     log.write("  body: \(String(decoding: request.httpBody ?? Data(), as: UTF8.self))")

@@ -87,6 +87,7 @@ enum VerdictProbe {
   /// the request of each redirect it follows.
   static func session(delegate: RedirectEditor? = nil) -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
     configuration.timeoutIntervalForRequest = 10
     configuration.httpShouldSetCookies = false
     return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
