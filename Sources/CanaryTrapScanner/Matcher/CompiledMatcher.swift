@@ -13,7 +13,7 @@
 /// is verified against the flat values, any other literal's entry first against a check of a
 /// second q-gram, then byte by byte against the canary's literals rebuilt from its value
 /// (``CanaryTargets``). The literal bytes of the whole set, some 3.5 KB per canary, are never
-/// held at once: memory grows by about 1.2 KB per canary, 20 bytes per index entry.
+/// held at once: memory grows by about 1.2 KB per canary, some 19 bytes per index entry.
 /// Built once and only read afterwards, so it is shared between threads.
 final class CompiledMatcher: @unchecked Sendable {
   /// What one index target stands for.
@@ -117,6 +117,7 @@ final class CompiledMatcher: @unchecked Sendable {
     chains = compiled.chains.chains
     targetStarts = compiled.targetStarts
     values = ValueStore(compiled.values)
+    compiled.values = ValueStore.Builder()  // its copy is made: freed before the index is built
     index = GramIndex(entries: compiled.entries, count: compiled.entryCount)
     junctionFilter = compiled.junctionBits.finish(shortest: shortest)
     blankJunctionFilter = compiled.blankJunctionBits.finish(shortest: shortest)

@@ -7,8 +7,8 @@
 /// The q-gram index of a canary set: two blocked Bloom filters over every indexed q-gram, and
 /// the entries sorted by hash bucket, each naming the literal and offset its q-gram came from.
 ///
-/// Flat arrays only, about 20 bytes per entry in all: 16 for the entry, 2 for the bucket
-/// starts (about two entries a bucket), 2 for the filters (8 bits per entry each).
+/// Flat arrays only, about 19 bytes per entry in all: 16 for the entry, 1 or 2 for the bucket
+/// starts (two to four entries a bucket), 2 for the filters (8 bits per entry each).
 final class GramIndex: @unchecked Sendable {
   /// One indexed q-gram: the folded q-gram itself, what it belongs to, and how to check it.
   struct Entry {
@@ -45,7 +45,9 @@ final class GramIndex: @unchecked Sendable {
     bitsetShift = UInt64(64 - (bitsetBits - 6))
     bitset = Self.allocateFilter(words: bitsetWords)
     confirmBitset = Self.allocateFilter(words: bitsetWords)
-    let bucketBits = (Self.log2Ceiling(max(count, 1)) - 1).clamped(4, 30)  // about two entries a bucket
+    // Two to four entries a bucket: a bucket is read only on both filters' hits, and at 100,000
+    // canaries one entry a bucket would cost 8 MB more.
+    let bucketBits = (Self.log2Ceiling(max(count, 1)) - 2).clamped(4, 30)
     bucketCount = 1 << bucketBits
     bucketShift = UInt64(64 - bucketBits)
     bucketStarts = .allocate(capacity: bucketCount + 1)

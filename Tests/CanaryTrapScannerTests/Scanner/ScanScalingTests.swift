@@ -42,7 +42,7 @@ import Testing
       matcher.index.entryCount <= literals * 3 / 2,
       "\(matcher.index.entryCount) entries, \(literals) literals")
     // The literals themselves (about 3.5 KB a canary) are not kept: entries (16 bytes), filters
-    // and buckets (4), the values and their flags, under half the literals' size; the junction
+    // and buckets (3 or 4), the values and their flags, under half the literals' size; the junction
     // filter (16 bits for every seventh q-gram of each literal) under a third of it.
     let junctionFilter = matcher.junctionFilter.bitCount / 8
     let perCanary = (matcher.memoryFootprint - junctionFilter) / canaries.count
