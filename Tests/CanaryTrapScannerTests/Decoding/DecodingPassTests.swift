@@ -96,6 +96,24 @@ import Testing
     }
   }
 
+  /// About one raw deflate stream in twenty begins with three printable bytes; its base64 must
+  /// not pass for base64 of text (which is left to the forward literals).
+  @Test func aDeflateStreamBeginningWithPrintableBytesIsOpened() throws {
+    let (data, canaries) = body()
+    // The body after a counter, raised until the stream's first three bytes are printable (in
+    // fixed codes, which depend on the first characters only: `10 ` does it).
+    let deflated =
+      "(lambda c: c.compress(b'%d ' % n + d) + c.flush())(zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_FIXED))"
+    let search = "next(r for r in (\(deflated) for n in range(100000)) if all(32 <= b < 127 for b in r[:3]))"
+    guard let encoded = try DecodedRenderings.python("base64.b64encode(\(search))", data) else { return }
+    let head = Data(base64Encoded: String(encoded.prefix(4)))!
+    #expect(head.allSatisfy { $0 >= 32 && $0 < 127 }, "\(Array(head))")
+    let (findings, source) = scan("before\npayload=\(encoded)\nafter\n", canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[0]) == ["deflate → base64"])
+    #expect(names(findings, canaries[1]) == ["json-escaped → deflate → base64"])
+  }
+
   /// SAML's redirect binding: raw deflate, base64, then percent-encoded into the URL.
   @Test func percentEncodedBase64OfADeflatedPayloadIsOpened() throws {
     let (data, canaries) = body()
