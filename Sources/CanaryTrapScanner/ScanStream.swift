@@ -164,8 +164,11 @@ package final class ScanStream {
     if let decoding {
       let from = max(0, decodeResume - base)
       let before = candidates.count
-      let resume = decoding.search(
-        buffer, from: from, end: count, final: final, maxRun: maxRun, into: &candidates)
+      let resume = lineHead.withUnsafeBufferPointer { head in
+        decoding.search(
+          buffer, from: from, end: count, final: final, maxRun: maxRun, firstLineHead: head, into: &candidates
+        )
+      }
       decodeResume = base + resume
       for candidate in candidates[before...] { longest = max(longest, candidate.end - candidate.start) }
     }

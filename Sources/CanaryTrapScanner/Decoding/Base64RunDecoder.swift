@@ -66,6 +66,16 @@ struct Base64RunDecoder: RunDecoder {
     }
   }
 
+  /// Appends the pieces of `text[0..<count]` (lines of a ``WrappedPayload`` joined) that start
+  /// before `seam` and end after it; their spans are in `text`.
+  func decodePieces(
+    _ text: UnsafePointer<UInt8>, count: Int, crossing seam: Int, into pieces: inout [DecodedPiece]
+  ) {
+    Self.split(text, 0..<count) { range in
+      if range.lowerBound < seam && range.upperBound > seam { piece(text, range, into: &pieces) }
+    }
+  }
+
   /// Calls `body` with each piece of `text[run]` long enough to read: a piece ends after its
   /// padding, or at a backslash that does not escape `/`. Only `=` and `\` are looked at, each
   /// found with `memchr`: most runs hold neither, or one `=` after a key.

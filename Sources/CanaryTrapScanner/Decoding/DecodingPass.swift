@@ -7,8 +7,8 @@
 /// match's own encoding first: `nsdata-hex`, `fragment → nsdata-hex`, `json-escaped → gzip →
 /// base64`. Each run is decoded once per source: runs are taken whole, and a run still going at
 /// the end of a buffer is left for the next (the stream keeps its bytes). A large buffer is
-/// decoded in two parts at once, cut at a line break (no run crosses one), each by a
-/// ``DecodingWorker`` of its own. Passing a limit sets ``cutShort``, which makes the source
+/// decoded in two parts at once, cut at a line break (only a ``WrappedPayload`` crosses one: the
+/// first part follows it into the second), each by a ``DecodingWorker`` of its own. Passing a limit sets ``cutShort``, which makes the source
 /// inconclusive.
 final class DecodingPass {
   /// The fewest bytes decoded in two parts.
@@ -42,7 +42,9 @@ final class DecodingPass {
     numbering = ChainNumbering(matcher: matcher)
     limits = options.decodingLimits
     workers = (0..<2).map { _ in
-      DecodingWorker(matcher: matcher, limits: options.decodingLimits, decoders: decoders, enabled: enabled)
+      DecodingWorker(
+        matcher: matcher, limits: options.decodingLimits, decoders: decoders, enabled: enabled,
+        joinsWrappedLines: options.joinsWrappedLines)
     }
   }
 
@@ -53,8 +55,11 @@ final class DecodingPass {
   /// `candidates`; returns where the next buffer's pass resumes: the start of a run still going
   /// at `end` (when not `final`), or a little before `end`. A run still going after `maxRun`
   /// bytes is not decoded, and the source is cut short if a decoder would have read it.
+  /// `firstLineHead` holds the first bytes of the line `text` begins inside, when it began
+  /// before `text` (the prefix a wrapped payload's lines repeat).
   func search(
     _ text: UnsafePointer<UInt8>, from: Int, end: Int, final: Bool, maxRun: Int,
+    firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0),
     into candidates: inout [MatchCandidate]
   ) -> Int {
     let remaining = max(0, limits.maxDecodedBytes - used)
@@ -65,19 +70,25 @@ final class DecodingPass {
     let last: DecodingWorker
     if let cut, cut > from {
       for worker in workers { worker.begin(remaining: remaining) }
-      let parts = Parts(text: text, workers: workers)
+      let parts = Parts(text: text, workers: workers, firstLineHead: firstLineHead)
       DedicatedThreads.concurrentPerform(iterations: 2) { part in
         if part == 0 {
-          parts.workers[0].search(parts.text, from: from, end: cut, final: true, maxRun: maxRun)
+          parts.workers[0].search(
+            parts.text, from: from, end: cut, final: final, maxRun: maxRun, lookahead: end,
+            firstLineHead: parts.firstLineHead)
         } else {
           parts.workers[1].search(parts.text, from: cut, end: end, final: final, maxRun: maxRun)
         }
       }
       gather(workers[0], into: &candidates)
+      // A payload wrapped past the buffer's end from the first part: the next pass resumes at it,
+      // and finds again what the second part found.
+      if workers[0].waitsForMore { return workers[0].resume }
       last = workers[1]
     } else {
       workers[1].begin(remaining: remaining)
-      workers[1].search(text, from: from, end: end, final: final, maxRun: maxRun)
+      workers[1].search(
+        text, from: from, end: end, final: final, maxRun: maxRun, firstLineHead: firstLineHead)
       last = workers[1]
     }
     gather(last, into: &candidates)
@@ -139,9 +150,11 @@ struct ChainNumbering {
 private final class Parts: @unchecked Sendable {
   let text: UnsafePointer<UInt8>
   let workers: [DecodingWorker]
+  let firstLineHead: UnsafeBufferPointer<UInt8>
 
-  init(text: UnsafePointer<UInt8>, workers: [DecodingWorker]) {
+  init(text: UnsafePointer<UInt8>, workers: [DecodingWorker], firstLineHead: UnsafeBufferPointer<UInt8>) {
     self.text = text
     self.workers = workers
+    self.firstLineHead = firstLineHead
   }
 }

@@ -13,6 +13,8 @@ final class DecodingWorker {
   private let limits: DecodingLimits
   private let decoders: RunDecoders
   private let enabled: Set<ScanEncoding>
+  /// Whether base64 payloads wrapped into lines are joined (``ScanOptions/joinsWrappedLines``).
+  private let joinsWrappedLines: Bool
   /// The bytes this worker decoded in its current part, against what the source has left.
   let budget: CompressedPayload.Budget
   private let payloads: CompressedPayload
@@ -23,16 +25,21 @@ final class DecodingWorker {
   private(set) var cutShort: String?
   /// The matches of the current part.
   var found: [MatchCandidate] = []
-  /// Where the next buffer's pass resumes, once ``search(_:from:end:final:maxRun:)`` ran.
+  /// Where the next buffer's pass resumes, once ``search(_:from:end:final:maxRun:lookahead:firstLineHead:)`` ran.
   private(set) var resume = 0
+  /// Whether the part stopped at a wrapped payload going on past the text it could look at: the
+  /// pass resumes there, at ``resume``, and what later parts found is found again then.
+  private(set) var waitsForMore = false
 
   init(
-    matcher: CompiledMatcher, limits: DecodingLimits, decoders: RunDecoders, enabled: Set<ScanEncoding>
+    matcher: CompiledMatcher, limits: DecodingLimits, decoders: RunDecoders, enabled: Set<ScanEncoding>,
+    joinsWrappedLines: Bool = true
   ) {
     self.matcher = matcher
     self.limits = limits
     self.decoders = decoders
     self.enabled = enabled
+    self.joinsWrappedLines = joinsWrappedLines
     numbering = ChainNumbering(matcher: matcher)
     budget = CompressedPayload.Budget(limit: limits.maxDecodedBytes, payloadLimit: limits.maxPayloadBytes)
     payloads = CompressedPayload(budget: budget)
@@ -45,6 +52,7 @@ final class DecodingWorker {
     found.removeAll(keepingCapacity: true)
     numbering.removeAll()
     cutShort = nil
+    waitsForMore = false
   }
 
   /// The chain a candidate of this worker names.
@@ -53,27 +61,54 @@ final class DecodingWorker {
   /// Decodes the runs of `text[from..<end]` into ``found`` and sets ``resume``: the start of a
   /// run still going at `end` (when not `final`), or a little before `end`. A run still going
   /// after `maxRun` bytes is not decoded, and the source is cut short if a decoder would have
-  /// read it.
-  func search(_ text: UnsafePointer<UInt8>, from: Int, end: Int, final: Bool, maxRun: Int) {
+  /// read it. A payload wrapped into lines may be followed past `end` up to `lookahead` (the end
+  /// of the text, which `final` then describes): one going on past it sets ``waitsForMore``.
+  /// `firstLineHead` holds the first bytes of the line `text` begins inside, when it began before.
+  func search(
+    _ text: UnsafePointer<UInt8>, from: Int, end: Int, final: Bool, maxRun: Int, lookahead: Int? = nil,
+    firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+  ) {
+    let limit = lookahead ?? end
     var position = from
     var runs = EncodedRunWalk(
-      text, end: end, findsPercent: decoders.percentRuns != nil, final: final, maxRun: maxRun)
+      text, end: end, findsPercent: decoders.percentRuns != nil, final: limit == end ? final : true,
+      maxRun: maxRun)
     while let run = runs.next(from: position) {
-      if run.range.upperBound == end && !final {
+      if run.range.upperBound == end && !final && limit == end {
         if run.range.count < maxRun {
           resume = run.range.lowerBound
           return
         }
         if looksDecodable(text, run) {
-          stop("a run of encoded text in the log is longer than \(maxRun) bytes (DecodingLimits.maxRunBytes)")
+          stop(Self.tooLong(maxRun))
         }
         resume = end
         return
+      }
+      if joinsWrappedLines, run.kind == .base64, let base64 = decoders.base64Runs {
+        switch WrappedPayload.join(
+          text, run: run.range, limit: limit, final: final, firstLineHead: firstLineHead)
+        {
+        case .none: break
+        case .unfinished where limit - run.range.lowerBound < maxRun:
+          resume = run.range.lowerBound
+          waitsForMore = true
+          return
+        case .unfinished: stop(Self.tooLong(maxRun))
+        case .joined(let payload) where payload.segments.last!.upperBound - run.range.lowerBound > maxRun:
+          stop(Self.tooLong(maxRun))
+        case .joined(let payload):
+          for piece in payload.decode(text, with: base64) { found += search(piece, in: text, depth: 1) }
+        }
       }
       found += decode(text, count: end, run: run, depth: 0)
       position = run.range.upperBound
     }
     resume = max(position, end - EncodedRun.blockLength)
+  }
+
+  private static func tooLong(_ maxRun: Int) -> String {
+    "a run of encoded text in the log is longer than \(maxRun) bytes (DecodingLimits.maxRunBytes)"
   }
 
   private func looksDecodable(_ text: UnsafePointer<UInt8>, _ run: EncodedRun) -> Bool {

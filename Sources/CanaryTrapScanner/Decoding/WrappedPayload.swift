@@ -1,0 +1,146 @@
+/// Base64 of a compressed payload that a log wrapped into lines: MIME's 76 columns (`base64`,
+/// Python's `encodebytes`), PEM's 64, or a wrapping logger's fixed width with its prefix (a
+/// timestamp, a `[net 3/14] ` counter) on every line. A wrapped payload is one payload: its lines
+/// are joined past their layout, as ``LineJunctionSearch`` joins the lines of a wrapped literal.
+///
+/// The run on the first line is still decoded on its own as well; the join is read in addition,
+/// so a line that only seemed to continue the payload hides nothing.
+struct WrappedPayload {
+  /// Each line's share of the payload in the text, in order: the end of the run on the first
+  /// line (from the start of its last piece), then each continuation past its layout.
+  var segments: [Range<Int>]
+
+  /// What joining the lines after a run found.
+  enum Outcome {
+    /// The run is not the start of a wrapped payload.
+    case none
+    /// The payload's lines.
+    case joined(WrappedPayload)
+    /// The payload may go on past the text looked at: it is read once the rest is there.
+    case unfinished
+  }
+
+  /// The fewest characters of a payload tested for a compressed stream's first bytes.
+  static let headLength = 16
+
+  /// The lines after `run` (a base64 run of `text`) that continue it, read in `text[..<limit]`;
+  /// `final` when the text ends at `limit`; `firstLineHead` holds the first bytes of the line
+  /// `text` begins inside, when it began before `text`. Joined only when the run ends its line without
+  /// padding and its last piece, continued on the next lines, starts as a compressed stream
+  /// does; the lines after the first continuation join while each is as wide as it, up to one
+  /// that is narrower, padded, or followed by other text.
+  static func join(
+    _ text: UnsafePointer<UInt8>, run: Range<Int>, limit: Int, final: Bool,
+    firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+  ) -> Outcome {
+    guard run.upperBound < limit, isBreak(text[run.upperBound]), text[run.upperBound - 1] != equals else {
+      return run.upperBound == limit && !final ? .unfinished : .none
+    }
+    var pieceStart = run.upperBound
+    while pieceStart > run.lowerBound && text[pieceStart - 1] != equals {
+      let byte = text[pieceStart - 1]
+      guard Base64RunDecoder.values[Int(byte)] != 0xFF else { return .none }  // `\`, `%`: not joined
+      pieceStart -= 1
+    }
+    let first = pieceStart..<run.upperBound
+    if first.count >= headLength && !startsCompressed(text, [first]) { return .none }
+    var lineStart = run.lowerBound
+    while lineStart > 0 && text[lineStart - 1] != 0x0A { lineStart -= 1 }
+    // The prefix the continuations repeat is the first line's head, kept by the stream when
+    // that line began before the text.
+    let head =
+      lineStart == 0 && !firstLineHead.isEmpty
+      ? firstLineHead
+      : UnsafeBufferPointer(
+        start: text + lineStart, count: min(LineJunctionSearch.maxRepeatedPrefix, run.upperBound - lineStart))
+    var segments = [first]
+    var lineEnd = run.upperBound
+    var width: Int?
+    while true {
+      // `text[lineEnd]` ends a line: `\n`, or `\r` before one.
+      var next = lineEnd
+      if text[next] == 0x0D {
+        next += 1
+        if next == limit {
+          if final { break }
+          return .unfinished
+        }
+        guard text[next] == 0x0A else { break }
+      }
+      next += 1
+      if next == limit {
+        if final { break }
+        return .unfinished
+      }
+      let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
+      let start = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
+        .indented
+      var end = start
+      while end < limit && Base64RunDecoder.values[Int(text[end])] != 0xFF { end += 1 }
+      var padded = end
+      while padded < limit && text[padded] == equals { padded += 1 }
+      if padded == limit && !final { return .unfinished }
+      guard end > start else { break }
+      // The last line: padded, followed by other text, or narrower than the lines before it.
+      let isLast =
+        padded > end || padded == limit || !isBreak(text[padded]) || width.map { end - start < $0 } == true
+      if !isLast, let width, end - start != width { break }
+      segments.append(start..<padded)
+      if isLast { break }
+      width = width ?? end - start
+      lineEnd = padded
+    }
+    guard segments.count > 1, first.count >= headLength || startsCompressed(text, segments) else {
+      return .none
+    }
+    return .joined(WrappedPayload(segments: segments))
+  }
+
+  /// Whether the first ``headLength`` characters of `segments` decode to bytes a compressed
+  /// stream may start with.
+  private static func startsCompressed(_ text: UnsafePointer<UInt8>, _ segments: [Range<Int>]) -> Bool {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: headLength) { characters in
+      var count = 0
+      for segment in segments {
+        for index in segment where count < headLength && text[index] != equals {
+          characters[count] = text[index]
+          count += 1
+        }
+      }
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { head in
+        Base64RunDecoder.decodeHead(characters.baseAddress!, 0..<count, into: head).map {
+          CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: head[..<$0]))
+        } ?? false
+      }
+    }
+  }
+
+  /// The pieces the joined lines hold that cross the first line's end, placed on the text: those
+  /// within the first line are read with its run, those starting later with their own line's.
+  func decode(_ text: UnsafePointer<UInt8>, with decoder: Base64RunDecoder) -> [DecodedPiece] {
+    var joined: [UInt8] = []
+    var origins: [Int] = []
+    for segment in segments {
+      joined.append(contentsOf: UnsafeBufferPointer(start: text + segment.lowerBound, count: segment.count))
+      origins.append(contentsOf: segment)
+    }
+    origins.append(segments[segments.count - 1].upperBound)
+    let seam = segments[0].count
+    let count = joined.count
+    joined.append(contentsOf: repeatElement(0, count: 8))
+    var pieces: [DecodedPiece] = []
+    joined.withUnsafeBufferPointer { buffer in
+      decoder.decodePieces(buffer.baseAddress!, count: count, crossing: seam, into: &pieces)
+    }
+    for index in pieces.indices {
+      let range = pieces[index].span
+      pieces[index].span = origins[range.lowerBound]..<origins[range.upperBound - 1] + 1
+    }
+    return pieces
+  }
+
+  private static let equals = UInt8(ascii: "=")
+
+  @inline(__always)
+  private static func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+}
