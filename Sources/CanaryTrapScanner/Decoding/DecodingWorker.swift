@@ -85,9 +85,15 @@ final class DecodingWorker {
         resume = end
         return
       }
-      if joinsWrappedLines, run.kind == .base64, let base64 = decoders.base64Runs {
+      var pieces: [DecodedPiece] = []
+      decoders.decode(text, count: end, run: run, into: &pieces)
+      if joinsWrappedLines, run.kind == .base64, !run.isHex, let base64 = decoders.base64Runs {
+        // Whether the run's last piece was read as a compressed payload (when long enough to be).
+        let lastPieceOpens =
+          pieces.last.map { $0.compressed && $0.span.upperBound == run.range.upperBound } ?? false
         switch WrappedPayload.join(
-          text, run: run.range, limit: limit, final: final, firstLineHead: firstLineHead)
+          text, run: run.range, limit: limit, final: final, lastPieceOpens: lastPieceOpens,
+          firstLineHead: firstLineHead)
         {
         case .none: break
         case .unfinished where limit - run.range.lowerBound < maxRun:
@@ -101,7 +107,7 @@ final class DecodingWorker {
           for piece in payload.decode(text, with: base64) { found += search(piece, in: text, depth: 1) }
         }
       }
-      found += decode(text, count: end, run: run, depth: 0)
+      found += search(pieces, in: text, depth: 0)
       position = run.range.upperBound
     }
     resume = max(position, end - EncodedRun.blockLength)
@@ -133,6 +139,12 @@ final class DecodingWorker {
   {
     var pieces: [DecodedPiece] = []
     decoders.decode(text, count: count, run: run, into: &pieces)
+    return search(pieces, in: text, depth: depth)
+  }
+
+  /// The matches in the pieces a run at `depth` decoded to, placed in `text`.
+  private func search(_ pieces: [DecodedPiece], in text: UnsafePointer<UInt8>, depth: Int) -> [MatchCandidate]
+  {
     var found: [MatchCandidate] = []
     for piece in pieces where enabled.contains(piece.step) || piece.compressed {
       found += search(piece, in: text, depth: depth + 1)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Base64 of a compressed payload that a log wrapped into lines: MIME's 76 columns (`base64`,
 /// Python's `encodebytes`), PEM's 64, or a wrapping logger's fixed width with its prefix (a
 /// timestamp, a `[net 3/14] ` counter) on every line. A wrapped payload is one payload: its lines
@@ -24,26 +30,33 @@ struct WrappedPayload {
   static let headLength = 16
 
   /// The lines after `run` (a base64 run of `text`) that continue it, read in `text[..<limit]`;
-  /// `final` when the text ends at `limit`; `firstLineHead` holds the first bytes of the line
+  /// `final` when the text ends at `limit`; `lastPieceOpens` when the base64 decoder read the
+  /// run's last piece as a compressed payload; `firstLineHead` holds the first bytes of the line
   /// `text` begins inside, when it began before `text`. Joined only when the run ends its line without
   /// padding and its last piece, continued on the next lines, starts as a compressed stream
   /// does; the lines after the first continuation join while each is as wide as it, up to one
   /// that is narrower, padded, or followed by other text.
   static func join(
-    _ text: UnsafePointer<UInt8>, run: Range<Int>, limit: Int, final: Bool,
+    _ text: UnsafePointer<UInt8>, run: Range<Int>, limit: Int, final: Bool, lastPieceOpens: Bool,
     firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
   ) -> Outcome {
     guard run.upperBound < limit, isBreak(text[run.upperBound]), text[run.upperBound - 1] != equals else {
       return run.upperBound == limit && !final ? .unfinished : .none
     }
+    // The run's last piece: after its last padding. One with `\` or `%` (JSON-escaped or
+    // percent-encoded base64) is not joined.
     var pieceStart = run.upperBound
-    while pieceStart > run.lowerBound && text[pieceStart - 1] != equals {
-      let byte = text[pieceStart - 1]
-      guard Base64RunDecoder.values[Int(byte)] != 0xFF else { return .none }  // `\`, `%`: not joined
-      pieceStart -= 1
-    }
+    while pieceStart > run.lowerBound && text[pieceStart - 1] != equals { pieceStart -= 1 }
     let first = pieceStart..<run.upperBound
-    if first.count >= headLength && !startsCompressed(text, [first]) { return .none }
+    // A piece long enough to read was tested by the base64 decoder already (`lastPieceOpens`).
+    if first.count >= Base64RunDecoder.minimumLength {
+      guard lastPieceOpens else { return .none }
+    } else if first.count >= headLength && !startsCompressed(text, [first]) {
+      return .none
+    }
+    guard memchr(text + pieceStart, 0x5C, first.count) == nil,
+      memchr(text + pieceStart, 0x25, first.count) == nil
+    else { return .none }
     var lineStart = run.lowerBound
     while lineStart > 0 && text[lineStart - 1] != 0x0A { lineStart -= 1 }
     // The prefix the continuations repeat is the first line's head, kept by the stream when
@@ -53,6 +66,7 @@ struct WrappedPayload {
       ? firstLineHead
       : UnsafeBufferPointer(
         start: text + lineStart, count: min(LineJunctionSearch.maxRepeatedPrefix, run.upperBound - lineStart))
+    let values = Base64RunDecoder.values  // once: a static read in the loop costs a `swift_once` each
     var segments = [first]
     var lineEnd = run.upperBound
     var width: Int?
@@ -76,7 +90,7 @@ struct WrappedPayload {
       let start = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
         .indented
       var end = start
-      while end < limit && Base64RunDecoder.values[Int(text[end])] != 0xFF { end += 1 }
+      while end < limit && values[Int(text[end])] != 0xFF { end += 1 }
       var padded = end
       while padded < limit && text[padded] == equals { padded += 1 }
       if padded == limit && !final { return .unfinished }
