@@ -8,8 +8,8 @@
 /// base64`. Each run is decoded once per source: runs are taken whole, and a run still going at
 /// the end of a buffer is left for the next (the stream keeps its bytes). A large buffer is
 /// decoded in two parts at once, cut at a line break (only a ``WrappedPayload`` crosses one: the
-/// first part follows it into the second), each by a ``DecodingWorker`` of its own. Passing a limit sets ``cutShort``, which makes the source
-/// inconclusive.
+/// first part follows it into the second), each by a ``DecodingWorker`` of its own. Passing a
+/// limit sets ``cutShort``, which makes the source inconclusive.
 final class DecodingPass {
   /// The fewest bytes decoded in two parts.
   static let bytesWorthASecondThread = 256 << 10

@@ -25,7 +25,8 @@ final class DecodingWorker {
   private(set) var cutShort: String?
   /// The matches of the current part.
   var found: [MatchCandidate] = []
-  /// Where the next buffer's pass resumes, once ``search(_:from:end:final:maxRun:lookahead:firstLineHead:)`` ran.
+  /// Where the next buffer's pass resumes, once
+  /// ``search(_:from:end:final:maxRun:lookahead:firstLineHead:)`` ran.
   private(set) var resume = 0
   /// Whether the part stopped at a wrapped payload going on past the text it could look at: the
   /// pass resumes there, at ``resume``, and what later parts found is found again then.

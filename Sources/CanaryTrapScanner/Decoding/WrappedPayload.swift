@@ -32,10 +32,10 @@ struct WrappedPayload {
   /// The lines after `run` (a base64 run of `text`) that continue it, read in `text[..<limit]`;
   /// `final` when the text ends at `limit`; `lastPieceOpens` when the base64 decoder read the
   /// run's last piece as a compressed payload; `firstLineHead` holds the first bytes of the line
-  /// `text` begins inside, when it began before `text`. Joined only when the run ends its line without
-  /// padding and its last piece, continued on the next lines, starts as a compressed stream
-  /// does; the lines after the first continuation join while each is as wide as it, up to one
-  /// that is narrower, padded, or followed by other text.
+  /// `text` begins inside, when it began before `text`. Joined only when the run ends its line
+  /// without padding and its last piece, continued on the next lines, starts as a compressed
+  /// stream does; the lines after the first continuation join while each is as wide as it, up to
+  /// one that is narrower, padded, or followed by other text.
   static func join(
     _ text: UnsafePointer<UInt8>, run: Range<Int>, limit: Int, final: Bool, lastPieceOpens: Bool,
     firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
