@@ -10,8 +10,10 @@
 /// Base64 of plain text is not decoded here: the forward `base64` literals find it, wrapped or
 /// not. Both alphabets are named `base64` (most payloads' text is valid in both, so the
 /// alphabet could not be named the same every run). A run is cut after `=` padding
-/// (`token=H4sI…`), a JSON-escaped `\/` reads as `/`, and a percent-encoded run (`%2B`, `%2F`,
-/// `%3D`, as a SAML request in a URL carries it) is read decoded and named `… → base64 → percent`.
+/// (`token=H4sI…`), a JSON-escaped `\/` reads as `/` (and `\n`, `\r`, the line breaks of a payload
+/// wrapped before it went into a JSON string, as nothing), and a percent-encoded run (`%2B`,
+/// `%2F`, `%3D`, as a SAML request in a URL carries it) is read decoded and named
+/// `… → base64 → percent`.
 struct Base64RunDecoder: RunDecoder {
   var kind: EncodedRun.Kind { .base64 }
 
@@ -77,8 +79,8 @@ struct Base64RunDecoder: RunDecoder {
   }
 
   /// Calls `body` with each piece of `text[run]` long enough to read: a piece ends after its
-  /// padding, or at a backslash that does not escape `/`. Only `=` and `\` are looked at, each
-  /// found with `memchr`: most runs hold neither, or one `=` after a key.
+  /// padding, or at a backslash that escapes none of `/`, `n`, `r`. Only `=` and `\` are looked at,
+  /// each found with `memchr`: most runs hold neither, or one `=` after a key.
   private static func split(_ text: UnsafePointer<UInt8>, _ run: Range<Int>, _ body: (Range<Int>) -> Void) {
     let end = run.upperBound
     var start = run.lowerBound
@@ -89,8 +91,8 @@ struct Base64RunDecoder: RunDecoder {
       if equals < from { equals = position(of: UInt8(ascii: "="), in: text, from..<end) }
       if backslash < from { backslash = position(of: UInt8(ascii: "\\"), in: text, from..<end) }
       var index = min(equals, backslash)
-      if index == backslash, index + 1 < end, text[index + 1] == UInt8(ascii: "/") {
-        from = index + 1  // `\/`, as JSON escapes a slash: part of the piece
+      if index == backslash, index + 1 < end, Self.isEscapeInPiece(text[index + 1]) {
+        from = index + 1  // `\/`, `\n`, `\r`: part of the piece
         continue
       }
       while index < end && text[index] == UInt8(ascii: "=") { index += 1 }
@@ -100,6 +102,14 @@ struct Base64RunDecoder: RunDecoder {
       start = index
       from = index
     }
+  }
+
+  /// Whether a backslash before `byte` is part of a piece: JSON's `\/` for a slash, and its `\n`
+  /// and `\r` for the line breaks of a payload wrapped before it was put in a JSON string (as
+  /// Python's `encodebytes` and Foundation's `.lineLength76Characters` wrap it).
+  @inline(__always)
+  private static func isEscapeInPiece(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "/") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r")
   }
 
   /// The first index of `byte` in `text[range]`, or `range.upperBound` when it holds none.
@@ -158,8 +168,9 @@ struct Base64RunDecoder: RunDecoder {
     return false
   }
 
-  /// Decodes the first 16 characters of `range` (skipping backslashes and padding) into `head`
-  /// (12 bytes) and returns how many bytes it holds; `nil` at a character outside the alphabets.
+  /// Decodes the first 16 characters of `range` (skipping backslashes, escaped line breaks and
+  /// padding) into `head` (12 bytes) and returns how many bytes it holds; `nil` at a character
+  /// outside the alphabets.
   static func decodeHead(
     _ text: UnsafePointer<UInt8>, _ range: Range<Int>, into head: UnsafeMutableBufferPointer<UInt8>
   ) -> Int? {
@@ -171,16 +182,16 @@ struct Base64RunDecoder: RunDecoder {
     return valid ? written : nil
   }
 
-  /// Decodes the characters of `range` (skipping backslashes and padding), stopping after
-  /// `limit` characters; `nil` at a character outside the alphabets.
+  /// Decodes the characters of `range` (skipping backslashes, escaped line breaks and padding),
+  /// stopping after `limit` characters; `nil` at a character outside the alphabets.
   static func decode(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, limit: Int) -> [UInt8]? {
     var output: [UInt8] = []
     output.reserveCapacity(min(range.count, limit) * 3 / 4 + 3)
     return forEachByte(text, range, limit: limit) { output.append($0) } ? output : nil
   }
 
-  /// Hands each byte the first `limit` characters of `range` decode to (skipping backslashes and
-  /// padding) to `body`; false at a character outside the alphabets.
+  /// Hands each byte the first `limit` characters of `range` decode to (skipping backslashes,
+  /// escaped line breaks and padding) to `body`; false at a character outside the alphabets.
   @inline(__always)
   private static func forEachByte(
     _ text: UnsafePointer<UInt8>, _ range: Range<Int>, limit: Int, _ body: (UInt8) -> Void
@@ -189,9 +200,19 @@ struct Base64RunDecoder: RunDecoder {
     var bits = 0
     var taken = 0
     let values = Self.values
-    for index in range {
+    var index = range.lowerBound
+    while index < range.upperBound {
       let byte = text[index]
-      if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "=") { continue }
+      index += 1
+      if byte == UInt8(ascii: "=") { continue }
+      if byte == UInt8(ascii: "\\") {
+        // An escaped line break (`\n`, `\r`) is layout; `\/` is a slash.
+        if index < range.upperBound && (text[index] == UInt8(ascii: "n") || text[index] == UInt8(ascii: "r"))
+        {
+          index += 1
+        }
+        continue
+      }
       let value = values[Int(byte)]
       guard value != 0xFF else { return false }
       accumulator = accumulator << 6 | UInt32(value)

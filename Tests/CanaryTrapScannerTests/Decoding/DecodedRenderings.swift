@@ -49,7 +49,7 @@ enum DecodedRenderings {
     guard ExternalTools.require("python3", for: "this decoding test", sourceLocation: sourceLocation) != nil
     else { return nil }
     let script =
-      "import sys, io, gzip, zlib, zipfile, base64, urllib.parse\nd = sys.stdin.buffer.read()\nsys.stdout.write((\(expression)).decode())"
+      "import sys, io, json, gzip, zlib, zipfile, base64, urllib.parse\nd = sys.stdin.buffer.read()\nsys.stdout.write((\(expression)).decode())"
     guard let output = try ExternalTool.run("python3", ["-c", script], input: data) else {
       Issue.record("python3 failed on \(expression)", sourceLocation: sourceLocation)
       return nil

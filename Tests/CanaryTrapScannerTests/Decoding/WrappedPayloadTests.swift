@@ -62,6 +62,30 @@ import Testing
     #expect(scan(text, canaries, options: unjoined).0.isEmpty)
   }
 
+  /// A payload wrapped before it went into a JSON string: its line breaks are `\n` or `\r\n`
+  /// escapes inside one run (Python's `encodebytes` under `json.dumps`, Foundation's
+  /// `.lineLength76Characters` under JSONSerialization).
+  @Test func aWrappedPayloadInAJSONStringIsOpened() throws {
+    let (data, canaries) = body()
+    guard
+      let python = try DecodedRenderings.python(
+        "json.dumps({'attachment': base64.encodebytes(gzip.compress(d)).decode()}).encode()", data),
+      let gzip = try DecodedRenderings.python("base64.b64encode(gzip.compress(d))", data),
+      let compressed = Data(base64Encoded: gzip)
+    else { return }
+    let wrapped = compressed.base64EncodedString(options: [.lineLength76Characters])
+    #expect(wrapped.contains("\r\n"))
+    let foundation = String(
+      decoding: try JSONSerialization.data(withJSONObject: ["attachment": wrapped]), as: UTF8.self)
+    for text in [python, foundation] {
+      #expect(text.contains(#"\n"#))
+      let (findings, source) = scan("before\n\(text)\nafter\n", canaries)
+      #expect(source.status.failureReason == nil)
+      #expect(names(findings, canaries[0]) == ["gzip → base64"], "\(text.prefix(120))")
+      #expect(names(findings, canaries[1]) == ["json-escaped → gzip → base64"], "\(text.prefix(120))")
+    }
+  }
+
   /// `gzip` and coreutils' `base64`, which wraps at 76 columns unless told otherwise.
   @Test func gzipThroughTheBase64CommandIsOpened() throws {
     let (data, canaries) = body()
