@@ -104,12 +104,19 @@ struct Base64RunDecoder: RunDecoder {
     }
   }
 
-  /// Whether a backslash before `byte` is part of a piece: JSON's `\/` for a slash, and its `\n`
-  /// and `\r` for the line breaks of a payload wrapped before it was put in a JSON string (as
-  /// Python's `encodebytes` and Foundation's `.lineLength76Characters` wrap it).
+  /// Whether a backslash before `byte` is part of a piece: JSON's `\/` for a slash, or an
+  /// escaped line break.
   @inline(__always)
   private static func isEscapeInPiece(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: "/") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r")
+    byte == UInt8(ascii: "/") || isEscapedLineBreak(byte)
+  }
+
+  /// Whether a backslash before `byte` escapes a line break (`\n`, `\r`): layout of a payload
+  /// wrapped before it was put in a JSON string (as Python's `encodebytes` and Foundation's
+  /// `.lineLength76Characters` wrap it).
+  @inline(__always)
+  private static func isEscapedLineBreak(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r")
   }
 
   /// The first index of `byte` in `text[range]`, or `range.upperBound` when it holds none.
@@ -206,11 +213,8 @@ struct Base64RunDecoder: RunDecoder {
       index += 1
       if byte == UInt8(ascii: "=") { continue }
       if byte == UInt8(ascii: "\\") {
-        // An escaped line break (`\n`, `\r`) is layout; `\/` is a slash.
-        if index < range.upperBound && (text[index] == UInt8(ascii: "n") || text[index] == UInt8(ascii: "r"))
-        {
-          index += 1
-        }
+        // An escaped line break is layout; `\/` is a slash.
+        if index < range.upperBound && isEscapedLineBreak(text[index]) { index += 1 }
         continue
       }
       let value = values[Int(byte)]
