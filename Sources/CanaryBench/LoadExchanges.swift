@@ -37,8 +37,7 @@ struct LoadExchanges {
   static func run(_ settings: LoadSettings, against server: LoopbackServer, idPrefix: String = "load")
     async -> LoadExchanges
   {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
+    let configuration = URLSessionConfiguration.uncachedEphemeral
     configuration.httpMaximumConnectionsPerHost = settings.inFlight
     configuration.timeoutIntervalForRequest = 30
     let session = URLSession(configuration: configuration)

@@ -31,7 +31,7 @@ extension DemoScenario {
         title: "breadcrumb-uploader", canaries: [], errors: ["the ingest sink could not start: \(error)"])
     }
     defer { ingest.stop() }
-    let session = makeUncachedSession()
+    let session = URLSession(configuration: .uncachedEphemeral)
     defer { session.finishTasksAndInvalidate() }
     let uploader = BreadcrumbUploader(
       endpoint: ingest.url.appendingPathComponent("api/v2/breadcrumbs"), detail: detail, uploads: uploads,

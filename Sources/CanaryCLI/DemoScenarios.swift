@@ -109,7 +109,7 @@ extension DemoScenario {
       title: "denylist-interceptor", configuration: configuration(printing: printing), kinds: kinds,
       transport: { trap in
         let client = InterceptingClient(
-          session: makeUncachedSession(),
+          session: URLSession(configuration: .uncachedEphemeral),
           interceptors: [DenylistInterceptor(sink: trap.memoryLog())])
         return Transport { try await client.send($0) }
       })
@@ -181,12 +181,4 @@ func makeMemoryURLCache() -> URLCache {
   #else
     URLCache(memoryCapacity: 8 << 20, diskCapacity: 0, directory: nil)
   #endif
-}
-
-/// An ephemeral session without a URL cache, for the demos whose sinks are not the cache: on Linux
-/// FoundationNetworking traps when a task is cancelled during its cache lookup.
-func makeUncachedSession() -> URLSession {
-  let configuration = URLSessionConfiguration.ephemeral
-  configuration.urlCache = nil
-  return URLSession(configuration: configuration)
 }

@@ -17,7 +17,7 @@ import Testing
       settle: IngestSink.Settle(quiet: .milliseconds(150), timeout: .seconds(1)), answers: answers)
     try ingest.start()
     defer { ingest.stop() }
-    let session = uncachedSession()
+    let session = URLSession(configuration: .uncachedEphemeral)
     defer { session.invalidateAndCancel() }
     let uploader = BreadcrumbUploader(
       endpoint: ingest.url.appendingPathComponent("api/v2/breadcrumbs"), detail: detail, batchSize: 4,

@@ -13,7 +13,8 @@ import Testing
       server.on(.post, "/login", respond: .json(#"{"ok":true}"#))
       let log = CollectedLines()
       let client = InterceptingClient(
-        session: uncachedSession(), interceptors: [DenylistInterceptor(sink: log)])
+        session: URLSession(configuration: .uncachedEphemeral), interceptors: [DenylistInterceptor(sink: log)]
+      )
       let listed = ["password", "token", "accessToken", "refreshToken"].map { ($0, secret($0)) }
       let unlisted = [("access_token", secret("snake")), ("email", secret("mail"))]
       let queryValue = secret("query")
@@ -45,7 +46,8 @@ import Testing
       server.on(.get, "/missing", respond: .text("nope", status: 404))
       let log = CollectedLines()
       let client = InterceptingClient(
-        session: uncachedSession(), interceptors: [DenylistInterceptor(sink: log)])
+        session: URLSession(configuration: .uncachedEphemeral), interceptors: [DenylistInterceptor(sink: log)]
+      )
       _ = try await client.send(makeRequest("GET", URL(string: "\(server.baseURL)/missing")!))
       #expect(log.all == ["→ GET \(server.baseURL)/missing", "← ✗ 404 /missing"])
     }

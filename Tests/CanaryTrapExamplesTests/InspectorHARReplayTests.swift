@@ -87,7 +87,7 @@ struct InspectorHARReplayTests {
       title: "har-plain", configuration: .init(captureStandardStreams: false), kinds: imported.kinds
     ) { trap in
       let log = trap.memoryLog()
-      let session = uncachedSession()
+      let session = URLSession(configuration: .uncachedEphemeral)
       return Transport { request in
         log.write(
           "\(request.httpMethod ?? "") \(request.url?.pathComponents.prefix(3).joined(separator: "/") ?? "")")

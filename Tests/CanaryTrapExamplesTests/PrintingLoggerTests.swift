@@ -18,7 +18,8 @@ import Testing
       let bearer = secret("bearer")
       let query = secret("query")
       let printed = CollectedLines()
-      let logger = PrintingLogger(session: uncachedSession(), output: printed.write)
+      let logger = PrintingLogger(
+        session: URLSession(configuration: .uncachedEphemeral), output: printed.write)
       let request = makeRequest(
         "POST", URL(string: "\(server.baseURL)/orders?session=\(query)")!,
         headers: ["Authorization": "Bearer \(bearer)", "Content-Type": "application/json"],
@@ -40,7 +41,7 @@ import Testing
 
   @Test func printsTheFailureOfARequestThatCannotConnect() async throws {
     let printed = CollectedLines()
-    let logger = PrintingLogger(session: uncachedSession(), output: printed.write)
+    let logger = PrintingLogger(session: URLSession(configuration: .uncachedEphemeral), output: printed.write)
     let token = secret("unreachable")
     // Port 9 on loopback: nothing listens, so the connection is refused at once.
     let request = makeRequest("GET", URL(string: "http://127.0.0.1:9/reset/\(token)")!)

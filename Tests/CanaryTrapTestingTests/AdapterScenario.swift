@@ -23,8 +23,7 @@ enum AdapterScenario {
   {
     var request = URLRequest(url: trap.baseURL.appendingPathComponent("profile"))
     request.setValue(value, forHTTPHeaderField: "X-Session")
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
+    let configuration = URLSessionConfiguration.uncachedEphemeral
     configuration.timeoutIntervalForRequest = 10
     _ = try await Transport.urlSession(URLSession(configuration: configuration)).send(request)
     log.write(leak ? "GET /profile session=\(value)" : "GET /profile")
@@ -46,8 +45,7 @@ enum AdapterScenario {
   /// A transport that sends through URLSession after logging the request's method, path and
   /// every header into `log`: it leaks every header canary.
   static func loggingTransport(into log: MemoryLog) -> Transport {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
+    let configuration = URLSessionConfiguration.uncachedEphemeral
     configuration.timeoutIntervalForRequest = 10
     let inner = Transport.urlSession(URLSession(configuration: configuration))
     return Transport { request in

@@ -26,8 +26,7 @@ import Testing
       _ = try await withCanaryTrap(configuration: configuration) { scope in
         trap.withLock { $0 = scope }
         let log = scope.memoryLog()
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
+        let sessionConfiguration = URLSessionConfiguration.uncachedEphemeral
         sessionConfiguration.timeoutIntervalForRequest = 10
         let base = Transport.urlSession(URLSession(configuration: sessionConfiguration))
         try await scope.runMatrix(

@@ -16,8 +16,7 @@ private func text(of issue: Issue) -> String {
 
 /// A logger that writes every request URL and body into `log`: it leaks every query and body canary.
 private func leakyTransport(into log: MemoryLog) -> Transport {
-  let configuration = URLSessionConfiguration.ephemeral
-  configuration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
+  let configuration = URLSessionConfiguration.uncachedEphemeral
   configuration.timeoutIntervalForRequest = 10
   let base = Transport.urlSession(URLSession(configuration: configuration))
   return Transport { request in

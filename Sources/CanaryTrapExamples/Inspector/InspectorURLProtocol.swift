@@ -18,9 +18,8 @@ final class InspectorURLProtocol: URLProtocol {
   private static let inspectors = Protected<[WeakInspector]>([])
   private static let recorder = RedirectRecorder()
   private static let forwardingSession: URLSession = {
-    let configuration = URLSessionConfiguration.ephemeral
+    let configuration = URLSessionConfiguration.uncachedEphemeral
     configuration.httpShouldSetCookies = false
-    configuration.urlCache = nil
     return URLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
   }()
   private let forwarding = Protected<Task<Void, Never>?>(nil)

@@ -41,15 +41,9 @@ package final class NetworkInspector: Sendable {
   /// FoundationNetworking traps when a task is cancelled during its cache lookup) with the
   /// inspector installed.
   package func makeSession(configuration: URLSessionConfiguration? = nil) -> URLSession {
-    let configuration = configuration ?? Self.uncachedEphemeral()
+    let configuration = configuration ?? .uncachedEphemeral
     install(into: configuration)
     return URLSession(configuration: configuration)
-  }
-
-  private static func uncachedEphemeral() -> URLSessionConfiguration {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil
-    return configuration
   }
 
   /// The recorded exchanges, oldest first.

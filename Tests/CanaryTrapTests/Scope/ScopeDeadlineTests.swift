@@ -25,8 +25,7 @@ struct ScopeDeadlineTests {
       try await DeliveredCanary.send(in: trap)
       trap.server.on(
         .get, "/\(trap.tracer)/slow", respond: ServerResponse.text("late").delayed(by: answerDelay))
-      let configuration = URLSessionConfiguration.ephemeral
-      configuration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
+      let configuration = URLSessionConfiguration.uncachedEphemeral
       configuration.timeoutIntervalForRequest = 60
       let session = URLSession(configuration: configuration)
       defer { session.invalidateAndCancel() }

@@ -11,8 +11,7 @@ enum TestTransports {
   /// the tests cancel its tasks (`invalidateAndCancel()`, a scope's deadline), and on Linux
   /// FoundationNetworking traps when a task is cancelled during its cache lookup.
   static func session() -> URLSession {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil
+    let configuration = URLSessionConfiguration.uncachedEphemeral
     configuration.timeoutIntervalForRequest = 10
     return URLSession(configuration: configuration)
   }

@@ -21,8 +21,7 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, @unchecked Senda
 
   override init() {
     super.init()
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
+    let configuration = URLSessionConfiguration.uncachedEphemeral
     configuration.timeoutIntervalForRequest = 10
     session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
   }

@@ -86,8 +86,7 @@ enum VerdictProbe {
   /// A fresh ephemeral session, so no test shares cookies with another; `delegate` may change
   /// the request of each redirect it follows.
   static func session(delegate: RedirectEditor? = nil) -> URLSession {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil  // see PlatformSupport: cancelling a cache lookup traps on Linux
+    let configuration = URLSessionConfiguration.uncachedEphemeral
     configuration.timeoutIntervalForRequest = 10
     configuration.httpShouldSetCookies = false
     return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
