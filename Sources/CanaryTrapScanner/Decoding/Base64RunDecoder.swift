@@ -131,12 +131,7 @@ struct Base64RunDecoder: RunDecoder {
   private func piece(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, into pieces: inout [DecodedPiece]) {
     // Only a payload whose first bytes a compressed stream may start with is decoded whole;
     // tested first, as nearly every run (a token, an id, a digest) fails it.
-    let mayStart = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { head in
-      Self.decodeHead(text, range, into: head).map {
-        CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: head[..<$0]))
-      } ?? false
-    }
-    guard mayStart else { return }
+    guard Self.startsCompressed(text, range) else { return }
     var standard = false
     var url = false
     var hexOnly = true
@@ -173,6 +168,16 @@ struct Base64RunDecoder: RunDecoder {
       while start < run.upperBound && text[start] == UInt8(ascii: "=") { start += 1 }
     }
     return false
+  }
+
+  /// Whether the first 16 characters of `text[range]` decode to bytes a compressed stream may
+  /// start with (``CompressedPayload/mayStart(_:)``).
+  static func startsCompressed(_ text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Bool {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { head in
+      decodeHead(text, range, into: head).map {
+        CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: head[..<$0]))
+      } ?? false
+    }
   }
 
   /// Decodes the first 16 characters of `range` (skipping backslashes, escaped line breaks and

@@ -121,11 +121,7 @@ struct WrappedPayload {
           count += 1
         }
       }
-      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { head in
-        Base64RunDecoder.decodeHead(characters.baseAddress!, 0..<count, into: head).map {
-          CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: head[..<$0]))
-        } ?? false
-      }
+      return Base64RunDecoder.startsCompressed(characters.baseAddress!, 0..<count)
     }
   }
 
