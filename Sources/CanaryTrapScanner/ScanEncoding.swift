@@ -68,6 +68,14 @@ package enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
   case deflate
   /// A zip archive found decoded inside the text (base64 of a zip), its deflated members opened.
   case zip
+  /// A bzip2 stream found decoded inside the text, such as base64 of `bzip2` output.
+  case bzip2
+  /// Apple's LZ4 framing (`bv41` blocks, as the Compression framework writes them) found decoded
+  /// inside the text.
+  case lz4
+  /// An LZFSE stream (`bvx2` blocks) found decoded inside the text, opened where the Compression
+  /// framework is; elsewhere it makes the source inconclusive.
+  case lzfse
 }
 
 extension ScanEncoding {
@@ -106,6 +114,9 @@ extension ScanEncoding {
     case .zlib: 29
     case .deflate: 30
     case .zip: 31
+    case .bzip2: 32
+    case .lz4: 33
+    case .lzfse: 34
     }
   }
 
@@ -113,10 +124,13 @@ extension ScanEncoding {
   /// never searched as a literal: Foundation's `Data` descriptions, byte lists, compressed streams.
   var isDecodedOnly: Bool {
     switch self {
-    case .nsdataHex, .byteList, .hexByteList, .gzip, .zlib, .deflate, .zip: true
+    case .nsdataHex, .byteList, .hexByteList, .gzip, .zlib, .deflate, .zip, .bzip2, .lz4, .lzfse: true
     default: false
     }
   }
+
+  /// The compressed payloads opened when found decoded inside the text (base64 of gzip, say).
+  static let compressedPayloads: Set<ScanEncoding> = [.gzip, .zlib, .deflate, .zip, .bzip2, .lz4, .lzfse]
 
   /// Hashes the case, not its name: sets of encodings are looked up for every literal of every
   /// canary a scanner compiles.

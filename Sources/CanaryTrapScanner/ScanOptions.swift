@@ -13,7 +13,7 @@ package struct ScanOptions: Sendable, Hashable {
   /// Limits on what containers (gzip, zlib, zip, tar, SQLite, property lists) may expand to.
   package var containerLimits = ContainerLimits()
   /// Limits on what is decoded from the text itself (Foundation's `Data` descriptions, byte
-  /// lists, base64 of gzip, zlib, raw deflate or zip, percent-encoded text).
+  /// lists, base64 of gzip, zlib, raw deflate, zip, bzip2 or LZ4, percent-encoded text).
   package var decodingLimits = DecodingLimits()
   /// Whether a value a logger wrapped over lines is searched across the line breaks, past each
   /// continuation's prefix and indentation; on by default. Off, only spellings whose bytes lie

@@ -4,8 +4,9 @@
   import Darwin
 #endif
 
-/// Base64 or base64url of a compressed payload (gzip, zlib, raw deflate or a zip archive), as
-/// analytics batches, crash envelopes in JSON fields, signed cookies and attachments carry it.
+/// Base64 or base64url of a compressed payload (gzip, zlib, raw deflate, a zip archive, bzip2,
+/// and the rest ``CompressedPayload`` opens), as analytics batches, crash envelopes in JSON
+/// fields, signed cookies and attachments carry it.
 ///
 /// Base64 of plain text is not decoded here: the forward `base64` literals find it, wrapped or
 /// not. Both alphabets are named `base64` (most payloads' text is valid in both, so the
@@ -151,7 +152,7 @@ struct Base64RunDecoder: RunDecoder {
   }
 
   /// Whether a piece of `text[run]` (from its start or after `=` padding) starts with the base64
-  /// of a gzip, zlib or zip header: a payload the pass would open.
+  /// of a gzip, zlib or zip header, or of a ``HeaderedFormat``'s: a payload the pass would open.
   static func holdsCompressedHeader(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
     var start = run.lowerBound
     while start + 4 <= run.upperBound {
@@ -161,6 +162,12 @@ struct Base64RunDecoder: RunDecoder {
       {
         return true
       }
+      let headered = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { head in
+        decodeHead(text, start..<run.upperBound, into: head).map {
+          HeaderedFormat(UnsafeBufferPointer(rebasing: head[..<$0])) != nil
+        } ?? false
+      }
+      if headered { return true }
       guard let padding = (start..<run.upperBound).first(where: { text[$0] == UInt8(ascii: "=") }) else {
         break
       }

@@ -2,14 +2,16 @@ import CanaryTrapPrimitives
 import Foundation
 
 /// Opens a compressed payload found decoded in the text: gzip (`1f 8b 08`), zlib (a header zlib
-/// writes), a zip archive (`PK 03 04`, its deflated members) or, for anything else that is not
+/// writes), a zip archive (`PK 03 04`, its deflated members), bzip2 (`BZh`), Apple's LZ4 framing
+/// (`bv41`), LZFSE (`bvx2`, where the Compression framework is) or, for anything else that is not
 /// text, raw deflate. The output is held in memory (at most ``DecodingLimits/maxPayloadBytes``)
 /// and counted against the pass's budget.
 ///
 /// A payload that turns out corrupt or cut short still yields what it decoded; raw deflate,
 /// which has no header to recognize, only counts when its final block ends. A zip member that
-/// cannot be read (encrypted, or another method than stored and deflate) is an error: the source
-/// is inconclusive.
+/// cannot be read (encrypted, or another method than stored and deflate) and a payload in a
+/// format the scanner recognizes but does not open (xz, zstd, an LZ4 frame, 7z, RAR, and LZFSE
+/// without the Compression framework) are errors: the source is inconclusive.
 final class CompressedPayload {
   /// Thrown when a limit stops decoding: the source is inconclusive.
   struct LimitReached: Error, CustomStringConvertible {
@@ -75,13 +77,15 @@ final class CompressedPayload {
 
   init(budget: Budget) { self.budget = budget }
 
-  /// Whether decoded bytes starting with `head` may be a compressed stream: gzip, zlib, or raw
-  /// deflate (see ``mayStartRawDeflate(_:)``). `head` holds the first 12 decoded bytes or all.
+  /// Whether decoded bytes starting with `head` may be a compressed stream: gzip, zlib, zip, one
+  /// of the ``HeaderedFormat``s, or raw deflate (see ``mayStartRawDeflate(_:)``). `head` holds
+  /// the first 12 decoded bytes or all.
   static func mayStart(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
     guard head.count >= 3 else { return false }
     if head[0] == 0x1F && head[1] == 0x8B && head[2] == 0x08 { return true }
     if isZlibHeader(head[0], head[1]) { return true }
     if head.count >= 4 && isZipHeader(head[0], head[1], head[2], head[3]) { return true }
+    if HeaderedFormat(head) != nil { return true }
     return mayStartRawDeflate(head)
   }
 
@@ -187,6 +191,22 @@ final class CompressedPayload {
     if bytes.count >= 4 && Self.isZipHeader(bytes[0], bytes[1], bytes[2], bytes[3]) {
       let members = try openZip(bytes)
       return members.isEmpty ? nil : (.zip, members)
+    }
+    if let format = bytes.withUnsafeBufferPointer({
+      HeaderedFormat(UnsafeBufferPointer(rebasing: $0.prefix(12)))
+    }) {
+      let reader = ByteReader(DataSource(Data(bytes)))
+      switch format {
+      case .bzip2: return (.bzip2, try drain(Bzip2Source(reader, budget: budget)))
+      case .lz4: return (.lz4, try drain(AppleLZ4Source(reader, budget: budget)))
+      case .lzfse:
+        #if canImport(Compression)
+          return (.lzfse, try drain(LZFSESource(reader, budget: budget)))
+        #else
+          throw UnreadableMember(description: HeaderedFormat.unopened(.lzfse).failure)
+        #endif
+      case .unopened: throw UnreadableMember(description: format.failure)
+      }
     }
     guard bytes.withUnsafeBufferPointer(Self.mayStartRawDeflate) else { return nil }
     let (output, _, ended) = try inflate(bytes, from: 0)

@@ -35,7 +35,7 @@ final class DecodingPass {
     var decoders = RunDecoders()
     if enabled.contains(.nsdataHex) { decoders.hexGroups = HexGroupDecoder() }
     if !enabled.isDisjoint(with: [.byteList, .hexByteList]) { decoders.byteLists = ByteListDecoder() }
-    if !enabled.isDisjoint(with: [.gzip, .zlib, .deflate, .zip]) { decoders.base64Runs = Base64RunDecoder() }
+    if !enabled.isDisjoint(with: ScanEncoding.compressedPayloads) { decoders.base64Runs = Base64RunDecoder() }
     if enabled.contains(.percent) { decoders.percentRuns = PercentRunDecoder() }
     guard decoders.readsAnyRun else { return nil }
     self.matcher = matcher

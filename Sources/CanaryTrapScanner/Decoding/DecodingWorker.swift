@@ -122,7 +122,7 @@ final class DecodingWorker {
     switch run.kind {
     case .numeric: return decoders.readsNumericRuns
     case .base64:
-      return !enabled.isDisjoint(with: [.gzip, .zlib, .zip])
+      return !enabled.isDisjoint(with: ScanEncoding.compressedPayloads.subtracting([.deflate]))
         && Base64RunDecoder.holdsCompressedHeader(text, run.range)
     case .percent:
       return EncodedRun.nextPercent(in: text, from: run.range.lowerBound, lower: 0, end: run.range.upperBound)

@@ -54,7 +54,7 @@ struct DecodedPiece {
   /// A shown head or tail of an elided rendering (Apple's `… ` in a `Data` description): what
   /// it holds of a value is named a fragment.
   var elided = false
-  /// The bytes are a compressed payload (gzip, zlib or raw deflate) to open before searching.
+  /// The bytes are a compressed payload (gzip, zlib, raw deflate, bzip2…) to open before searching.
   var compressed = false
   /// The encoding the text was read out of before ``step``, when there was one (`percent`).
   var outer: ScanEncoding?

@@ -5,7 +5,7 @@ import Testing
 @testable import CanaryTrapScanner
 
 /// Renders bytes the ways logs show them, with the real tools: Foundation's own `description`
-/// on this platform, Swift's `print(Array(data))`, and Python's gzip, zlib, zipfile and base64.
+/// on this platform, Swift's `print(Array(data))`, and Python's gzip, zlib, bz2, zipfile and base64.
 enum DecodedRenderings {
   /// `"\(data as NSData)"`, as this platform's Foundation writes it.
   static func nsData(_ data: Data) -> String { "\(data as NSData)" }
@@ -49,7 +49,7 @@ enum DecodedRenderings {
     guard ExternalTools.require("python3", for: "this decoding test", sourceLocation: sourceLocation) != nil
     else { return nil }
     let script =
-      "import sys, io, json, gzip, zlib, zipfile, base64, urllib.parse\nd = sys.stdin.buffer.read()\nsys.stdout.write((\(expression)).decode())"
+      "import sys, io, json, gzip, zlib, bz2, zipfile, base64, urllib.parse\nd = sys.stdin.buffer.read()\nsys.stdout.write((\(expression)).decode())"
     guard let output = try ExternalTool.run("python3", ["-c", script], input: data) else {
       Issue.record("python3 failed on \(expression)", sourceLocation: sourceLocation)
       return nil
@@ -76,5 +76,7 @@ enum DecodedRenderings {
       "base64.b64encode((lambda b: (lambda z: (z.writestr('body.json', d), z.close(), b.getvalue())[2])(zipfile.ZipFile(b, 'w', zipfile.ZIP_DEFLATED)))(io.BytesIO()))",
       "zip → base64"
     ),
+    ("base64.b64encode(bz2.compress(d))", "bzip2 → base64"),
+    ("base64.urlsafe_b64encode(bz2.compress(d, 1))", "bzip2 → base64"),
   ]
 }

@@ -83,8 +83,10 @@ import Testing
   /// `CanaryTrapScanner.` mapped back to `CanaryTrap.` it gave the previous digest
   /// (`f0a9afff…c341f`), so the targets themselves did not change. Moved again by `zip`, a
   /// seventh single encoding (from `a6c98d7e…09c3aa`): composed chains' ids shifted by one.
+  /// Moved again by `bzip2`, `lz4` and `lzfse` (from `a14c4596…bc24db`): composed chains' ids
+  /// shifted by three, the literals unchanged.
   @Test func compiledTargetsAreUnchanged() {
-    #expect(Self.targetsDigest() == "a14c4596b3a963c3783d33127ad5894d91222e58f2ba9cff0dc53adaedbc24db")
+    #expect(Self.targetsDigest() == "b3be749e891b03265e4131c411eb20d602c102ebcfe824beb3e752ec0d68c352")
   }
 
   /// The digest is sensitive: a value differing in one symbol, which changes only its escaped
