@@ -28,9 +28,10 @@ final class DecodingPass {
 
   /// A pass for `matcher`, or `nil` when `options` enable no decoded rendering.
   init?(matcher: CompiledMatcher, options: ScanOptions) {
-    // Percent-encoded text is decoded as well as searched forward: see PercentRunDecoder.
+    // Percent-encoded text is decoded as well as searched forward: see PercentRunDecoder; so is
+    // the shown part of elided hex (HexGroupDecoder).
     let enabled = options.encodings.filter {
-      $0.isDecodedOnly || options.decodesPercentRuns && ($0 == .percent || $0 == .form)
+      $0.isDecodedOnly || $0 == .hex || options.decodesPercentRuns && ($0 == .percent || $0 == .form)
     }
     var decoders = RunDecoders()
     if enabled.contains(.nsdataHex) { decoders.hexGroups = HexGroupDecoder() }

@@ -1,6 +1,8 @@
 /// Hex in groups, as Foundation describes `Data` (`nsdata-hex`): swift-corelibs-foundation's
 /// `<7b227072 6f66696c>`, Apple's `{length = 59, bytes = 0x7b227072 … 7d7d }` (whose shown head
-/// and tail are fragments). One ungrouped run of hex is left to the forward `hex` literals.
+/// and tail are fragments). One ungrouped run of hex is left to the forward `hex` literals, but
+/// for a shown head or tail next to `...`, as SwiftNIO describes a `ByteBuffer` of more than 64
+/// bytes (`[7b227573…...…227d7d](89 bytes)`): its fragments are named `fragment → hex`.
 struct HexGroupDecoder: RunDecoder {
   var kind: EncodedRun.Kind { .numeric }
 
@@ -16,9 +18,13 @@ struct HexGroupDecoder: RunDecoder {
       }
       guard let first = group.first, let last = group.last else { return }
       let bracketed = Self.isBracketed(text, at: first.lowerBound)
-      // One ungrouped run of hex (a trace id, a digest) is left to the forward `hex` literals.
-      if group.count == 1 && !prefixed && !bracketed { return }
-      var piece = DecodedPiece(bytes: [], span: first.lowerBound..<last.upperBound, step: .nsdataHex)
+      let elided = Self.elisionMark(text, count: count, before: first.lowerBound, after: last.upperBound)
+      // One ungrouped run of hex (a trace id, a digest) is left to the forward `hex` literals,
+      // unless it is the shown part of an elided one.
+      let ungrouped = group.count == 1 && !prefixed && !bracketed
+      if ungrouped && !elided { return }
+      var piece = DecodedPiece(
+        bytes: [], span: first.lowerBound..<last.upperBound, step: ungrouped ? .hex : .nsdataHex)
       for token in group {
         var index = token.lowerBound
         while index + 1 < token.upperBound {
@@ -28,7 +34,7 @@ struct HexGroupDecoder: RunDecoder {
           index += 2
         }
       }
-      piece.elided = Self.elisionMark(text, count: count, before: first.lowerBound, after: last.upperBound)
+      piece.elided = elided
       if prefixed { piece.span = (first.lowerBound - 2)..<last.upperBound }
       pieces.append(piece)
     }
@@ -59,7 +65,8 @@ struct HexGroupDecoder: RunDecoder {
     start > 0 && text[start - 1] == UInt8(ascii: "<")
   }
 
-  /// Whether `...` stands next to the group (after blanks): Apple's mark of bytes left out.
+  /// Whether `...` stands next to the group (after blanks): Apple's and SwiftNIO's mark of bytes
+  /// left out.
   static func elisionMark(_ text: UnsafePointer<UInt8>, count: Int, before start: Int, after end: Int) -> Bool
   {
     var index = end

@@ -25,8 +25,14 @@ struct RunDecoders {
   /// Appends every piece the decoders of `run`'s kind read.
   func decode(_ text: UnsafePointer<UInt8>, count: Int, run: EncodedRun, into pieces: inout [DecodedPiece]) {
     // Hex digits alone (an id, a digest, most runs of a log) are one ungrouped token: the
-    // forward `hex` literals read them, and a decoder only a bracketed one (`<7b227072>`).
-    if run.isHex && !HexGroupDecoder.isBracketed(text, at: run.range.lowerBound) { return }
+    // forward `hex` literals read them, and a decoder only a bracketed one (`<7b227072>`) or
+    // the shown part of an elided one (`[7b2275…...`).
+    if run.isHex && !HexGroupDecoder.isBracketed(text, at: run.range.lowerBound)
+      && !HexGroupDecoder.elisionMark(
+        text, count: count, before: run.range.lowerBound, after: run.range.upperBound)
+    {
+      return
+    }
     switch run.kind {
     case .numeric:
       hexGroups?.decode(text, count: count, run: run.range, into: &pieces)

@@ -23,6 +23,16 @@ enum DecodedRenderings {
     return "{length = \(data.count), bytes = 0x\(groups(data.prefix(16))) ... \(groups(data.suffix(8))) }"
   }
 
+  /// SwiftNIO's `ByteBuffer.description` (NIOCore 2.x, `"[\(hexDump(format: .compact(maxBytes:
+  /// 64)))](\(readableBytes) bytes)"`): every byte in hex when there are at most 64, else the
+  /// first 32 and the last 32 around `...`. Not this package's dependency: written out as NIO
+  /// prints it, from its source and its tests (`testHexDumpCompactWithMaxBytes`).
+  static func nioByteBuffer(_ data: Data) -> String {
+    func hex(_ bytes: some Collection<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    guard data.count > 64 else { return "[\(hex(data))](\(data.count) bytes)" }
+    return "[\(hex(data.prefix(32)))...\(hex(data.suffix(32)))](\(data.count) bytes)"
+  }
+
   /// A GraphQL GET of `data` as its `variables`, the query string made by `URLComponents`.
   static func graphQLQuery(_ data: Data) -> String {
     var components = URLComponents(string: "https://api.example.com/graphql")!

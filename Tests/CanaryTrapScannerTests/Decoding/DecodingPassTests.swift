@@ -72,6 +72,34 @@ import Testing
     #expect(names(scan(whole, [short]).0, short) == ["nsdata-hex"], "\(whole)")
   }
 
+  /// SwiftNIO's description of a `ByteBuffer` over 64 bytes shows its first and last 32 in hex:
+  /// what they hold of a value is a fragment. Shown whole, the forward `hex` literal finds it.
+  @Test func nioElidedByteBufferShowsAFragment() {
+    let token = Canary(value: generator.makeValue(.token), location: .custom("token"))
+    let head = Data(
+      (#"{"t":""# + token.value + #"","scope":"profile","note":"\#(String(repeating: "x", count: 40))"}"#)
+        .utf8)
+    let tail = Data(
+      (#"{"scope":"profile","note":"\#(String(repeating: "x", count: 40))","t":""# + token.value
+        + #"","z":1}"#)
+        .utf8)
+    for data in [head, tail] {
+      let rendered = DecodedRenderings.nioByteBuffer(data)
+      #expect(rendered.contains("..."))
+      let (findings, source) = scan("response body: \(rendered)\n", [token])
+      #expect(source.status.failureReason == nil)
+      #expect(names(findings, token) == ["fragment → hex"], "\(rendered)")
+    }
+    // The twin: the same rendering with the shown part another value's.
+    let other = Data(
+      (#"{"t":""# + generator.makeValue(.token) + #"","note":"\#(String(repeating: "x", count: 60))"}"#).utf8)
+    #expect(scan(DecodedRenderings.nioByteBuffer(other) + "\n", [token]).0.isEmpty)
+    // Short data is shown whole.
+    let whole = DecodedRenderings.nioByteBuffer(Data(token.value.utf8))
+    #expect(!whole.contains("..."))
+    #expect(names(scan(whole, [token]).0, token) == ["hex"], "\(whole)")
+  }
+
   @Test func byteListsAreDecoded() {
     let (data, canaries) = body()
     let decimal = scan("body: \(DecodedRenderings.byteList(data))\n", canaries).0
@@ -256,6 +284,7 @@ import Testing
       for data in [random, look] {
         text += DecodedRenderings.nsData(data) + "\n" + DecodedRenderings.appleNSData(data) + "\n"
         text += DecodedRenderings.byteList(data) + "\n" + DecodedRenderings.hexByteList(data) + "\n"
+        text += DecodedRenderings.nioByteBuffer(data + data) + "\n"
         text += "GET " + DecodedRenderings.graphQLQuery(data) + "\n"
         for (expression, _) in DecodedRenderings.compressed {
           guard let encoded = try DecodedRenderings.python(expression, data) else { return }
