@@ -13,7 +13,7 @@
     private var started = false
     private var finished = false
 
-    init(_ reader: ByteReader, budget: any DecodingBudget) {
+    package init(_ reader: ByteReader, budget: any DecodingBudget) {
       self.reader = reader
       self.budget = budget
       stream = .allocate(capacity: 1)
@@ -26,7 +26,7 @@
       output.deallocate()
     }
 
-    override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
+    package override func nextChunk() throws -> UnsafeBufferPointer<UInt8> {
       if finished { return UnsafeBufferPointer(start: nil, count: 0) }
       if !started {
         guard

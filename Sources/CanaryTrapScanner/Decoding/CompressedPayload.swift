@@ -203,9 +203,9 @@ final class CompressedPayload {
         #if canImport(Compression)
           return (.lzfse, try drain(LZFSESource(reader, budget: budget)))
         #else
-          throw UnreadableMember(description: HeaderedFormat.unopened(.lzfse).failure)
+          throw UnreadableMember(description: HeaderedFormat.failure(.lzfse))
         #endif
-      case .unopened: throw UnreadableMember(description: format.failure)
+      case .unopened(let unopened): throw UnreadableMember(description: HeaderedFormat.failure(unopened))
       }
     }
     guard bytes.withUnsafeBufferPointer(Self.mayStartRawDeflate) else { return nil }

@@ -21,15 +21,9 @@ enum HeaderedFormat: Equatable {
     }
   }
 
-  /// Why a payload of this format leaves the source inconclusive, for one never opened.
-  var failure: String {
-    let name =
-      switch self {
-      case .unopened(let format): format.name
-      default: "\(self)"
-      }
-    return
-      "a payload decoded from the text is \(name), which is not opened here: its content was not looked at"
+  /// Why a payload in `format`, which the scanner does not open, leaves the source inconclusive.
+  static func failure(_ format: UnopenedFormat) -> String {
+    "a payload decoded from the text is \(format.name), which is not opened here: its content was not looked at"
   }
 
   /// Whether two first bytes may start one of the signatures (tested before the whole header,
