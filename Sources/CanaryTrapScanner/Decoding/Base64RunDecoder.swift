@@ -162,12 +162,7 @@ struct Base64RunDecoder: RunDecoder {
       {
         return true
       }
-      let headered = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { head in
-        decodeHead(text, start..<run.upperBound, into: head).map {
-          HeaderedFormat(UnsafeBufferPointer(rebasing: head[..<$0])) != nil
-        } ?? false
-      }
-      if headered { return true }
+      if head(text, start..<run.upperBound, satisfies: { HeaderedFormat($0) != nil }) { return true }
       guard let padding = (start..<run.upperBound).first(where: { text[$0] == UInt8(ascii: "=") }) else {
         break
       }
@@ -180,10 +175,17 @@ struct Base64RunDecoder: RunDecoder {
   /// Whether the first 16 characters of `text[range]` decode to bytes a compressed stream may
   /// start with (``CompressedPayload/mayStart(_:)``).
   static func startsCompressed(_ text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Bool {
+    head(text, range, satisfies: CompressedPayload.mayStart)
+  }
+
+  /// Whether the first 16 characters of `text[range]` decode (see ``decodeHead(_:_:into:)``) to
+  /// bytes that pass `test`.
+  @inline(__always)
+  private static func head(
+    _ text: UnsafePointer<UInt8>, _ range: Range<Int>, satisfies test: (UnsafeBufferPointer<UInt8>) -> Bool
+  ) -> Bool {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { head in
-      decodeHead(text, range, into: head).map {
-        CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: head[..<$0]))
-      } ?? false
+      decodeHead(text, range, into: head).map { test(UnsafeBufferPointer(rebasing: head[..<$0])) } ?? false
     }
   }
 
