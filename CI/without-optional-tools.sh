@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test suite that shells out to a tool or Python module with the optional ones out of
-# reach (zstd, lz4, xz and Python's lz4 and websockets, as on a fresh Mac without Homebrew), and
-# fails unless those suites pass and say which checks did not run. The README promises that
-# `swift test` passes with only the Swift toolchain; this stage keeps that promise checked while the
-# main `swift test` stage runs with every tool installed.
+# reach (zstd, lz4, xz and Python's lz4 and websockets, as on a fresh Mac without Homebrew; xxd and
+# hexdump, as on a minimal Linux), and fails unless those suites pass and say which checks did not
+# run. The README promises that `swift test` passes with only the Swift toolchain; this stage keeps
+# that promise checked while the main `swift test` stage runs with every tool installed.
 #
 #   CI/without-optional-tools.sh [--skip-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-hidden_tools=(zstd unzstd zstdcat lz4 lz4c lz4cat unlz4 xz unxz xzcat lzma unlzma lzcat)
+hidden_tools=(zstd unzstd zstdcat lz4 lz4c lz4cat unlz4 xz unxz xzcat lzma unlzma lzcat xxd hexdump)
 hidden_modules=(lz4 websockets)
 
 work="$(mktemp -d)"
@@ -72,11 +72,12 @@ if [ $status -ne 0 ]; then
   exit 1
 fi
 # The stage proves something only if the hidden tools were actually wanted and missed.
-for expected in 'zstd is not on PATH' 'xz is not on PATH' 'lz4 is not on PATH' \
+for expected in 'zstd is not on PATH' 'xz is not on PATH' 'lz4 is not on PATH' 'xxd is not on PATH' \
+  'hexdump is not on PATH' \
   "Python's lz4.block module is not importable" "Python's websockets.sync.client module is not importable"; do
   grep -q "$expected" "$log" || {
     echo "without-optional-tools: no test said \"$expected\"" >&2
     exit 1
   }
 done
-echo "without-optional-tools: passed with zstd, lz4, xz and Python's lz4 and websockets out of reach"
+echo "without-optional-tools: passed with zstd, lz4, xz, xxd, hexdump and Python's lz4 and websockets out of reach"

@@ -9,10 +9,10 @@ enum ScanCommand {
       Searches every PATH for every canary of the manifest in every encoding: raw, any case, \
       percent/form/double-percent, JSON and HTML escapes, base64 and base64url at any alignment, hex, \
       UTF-16, SHA-256/SHA-1/MD5 digests (hex and base64), and fragments of N or more bytes. It also \
-      decodes what the text shows (Foundation's Data descriptions, byte lists, percent-encoded text, \
-      base64 of gzip, zlib, raw deflate, zip, bzip2 or Apple's LZ4, also wrapped into lines) and \
-      searches the decoded bytes again; base64 of xz, zstd or another format it does not open makes \
-      the scan inconclusive.
+      decodes what the text shows (Foundation's Data descriptions, hex dumps, byte lists, \
+      percent-encoded text, base64 of gzip, zlib, raw deflate, zip, bzip2 or Apple's LZ4, also \
+      wrapped into lines) and searches the decoded bytes again; base64 of xz, zstd or another \
+      format it does not open makes the scan inconclusive.
 
       With --baseline, findings the baseline accepts are reported on standard error as baselined and \
       do not fail the scan; any other finding still exits 1, and a baseline entry that matched \

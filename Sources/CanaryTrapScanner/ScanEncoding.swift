@@ -76,6 +76,9 @@ package enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
   /// An LZFSE stream (`bvx2` blocks) found decoded inside the text, opened where the Compression
   /// framework is; elsewhere it makes the source inconclusive.
   case lzfse
+  /// Bytes a log printed as a hex dump of offsets, hex groups and text, as `xxd`, `hexdump -C`,
+  /// `od` and SwiftNIO's `hexDump(format: .detailed)` write one, its lines read as one run of bytes.
+  case hexDump = "hex-dump"
 }
 
 extension ScanEncoding {
@@ -117,14 +120,17 @@ extension ScanEncoding {
     case .bzip2: 32
     case .lz4: 33
     case .lzfse: 34
+    case .hexDump: 35
     }
   }
 
   /// Whether the encoding is only found by decoding what the text shows (see ``DecodingPass``),
-  /// never searched as a literal: Foundation's `Data` descriptions, byte lists, compressed streams.
+  /// never searched as a literal: Foundation's `Data` descriptions, byte lists, hex dumps,
+  /// compressed streams.
   var isDecodedOnly: Bool {
     switch self {
-    case .nsdataHex, .byteList, .hexByteList, .gzip, .zlib, .deflate, .zip, .bzip2, .lz4, .lzfse: true
+    case .nsdataHex, .byteList, .hexByteList, .hexDump, .gzip, .zlib, .deflate, .zip, .bzip2, .lz4, .lzfse:
+      true
     default: false
     }
   }

@@ -1,5 +1,5 @@
-/// The scanner's other direction: decodes what the text shows (hex groups, byte lists, base64 of
-/// compressed payloads, percent-encoded text), searches the decoded bytes with the same matcher,
+/// The scanner's other direction: decodes what the text shows (hex groups, hex dumps, byte lists,
+/// base64 of compressed payloads, percent-encoded text), searches the decoded bytes with the same matcher,
 /// and decodes what they show in turn, to ``DecodingLimits/maxDepth``.
 ///
 /// A match in decoded bytes is placed on the text it was decoded from (the exact characters of a
@@ -36,6 +36,7 @@ final class DecodingPass {
     var decoders = RunDecoders()
     if enabled.contains(.nsdataHex) { decoders.hexGroups = HexGroupDecoder() }
     if !enabled.isDisjoint(with: [.byteList, .hexByteList]) { decoders.byteLists = ByteListDecoder() }
+    decoders.hexDumps = enabled.contains(.hexDump)
     if !enabled.isDisjoint(with: ScanEncoding.compressedPayloads) { decoders.base64Runs = Base64RunDecoder() }
     if enabled.contains(.percent) { decoders.percentRuns = PercentRunDecoder() }
     guard decoders.readsAnyRun else { return nil }

@@ -86,6 +86,21 @@ final class DecodingWorker {
         resume = end
         return
       }
+      if run.kind == .numeric, decoders.hexDumps {
+        // A dump's lines are read together, from the run on its first line to its last line.
+        switch HexDump.read(text, run: run.range, limit: limit, final: final, maxRun: maxRun) {
+        case .none: break
+        case .unfinished where limit - run.range.lowerBound < maxRun:
+          resume = run.range.lowerBound
+          waitsForMore = true
+          return
+        case .unfinished, .tooLong: stop(Self.tooLong(maxRun))
+        case .read(let dump):
+          found += search(dump.pieces(), in: text, depth: 0)
+          position = max(run.range.upperBound, dump.end)
+          continue
+        }
+      }
       var pieces: [DecodedPiece] = []
       decoders.decode(text, count: end, run: run, into: &pieces)
       if joinsWrappedLines, run.kind == .base64, !run.isHex, let base64 = decoders.base64Runs {

@@ -15,9 +15,11 @@ struct RunDecoders {
   var byteLists: ByteListDecoder?
   var base64Runs: Base64RunDecoder?
   var percentRuns: PercentRunDecoder?
+  /// Whether a numeric run starting a hex dump's lines is read with them (``HexDump``).
+  var hexDumps = false
 
   /// Whether any decoder reads numeric runs.
-  var readsNumericRuns: Bool { hexGroups != nil || byteLists != nil }
+  var readsNumericRuns: Bool { hexGroups != nil || byteLists != nil || hexDumps }
 
   /// Whether any decoder reads any run.
   var readsAnyRun: Bool { readsNumericRuns || base64Runs != nil || percentRuns != nil }

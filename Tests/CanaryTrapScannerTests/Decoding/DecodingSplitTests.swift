@@ -17,6 +17,7 @@ import Testing
       if let gzip = try DecodedRenderings.python("base64.b64encode(gzip.compress(d))", data) {
         renderings.append(#"{"payload":"\#(gzip)"}"#)
       }
+      if let dump = try HexDumpTests.dump("xxd", [], data) { renderings.append("\n" + dump) }
     }
     var log = ""
     var plants = 0

@@ -192,8 +192,9 @@ import Testing
 
   @Test func everyEncodingHasATest() {
     // Keep this list in step with ScanEncoding: a new case needs a detection test above (the
-    // ten renderings only decoding finds, nsdata-hex to lzfse, are tested in DecodingPassTests
-    // and HeaderedPayloadTests; lzfse only where the Compression framework opens it).
-    #expect(ScanEncoding.allCases.count == 35)
+    // eleven renderings only decoding finds, nsdata-hex to hex-dump, are tested in
+    // DecodingPassTests, HeaderedPayloadTests and HexDumpTests; lzfse only where the Compression
+    // framework opens it).
+    #expect(ScanEncoding.allCases.count == 36)
   }
 }

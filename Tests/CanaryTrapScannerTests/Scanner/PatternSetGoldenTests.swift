@@ -84,9 +84,10 @@ import Testing
   /// (`f0a9afff…c341f`), so the targets themselves did not change. Moved again by `zip`, a
   /// seventh single encoding (from `a6c98d7e…09c3aa`): composed chains' ids shifted by one.
   /// Moved again by `bzip2`, `lz4` and `lzfse` (from `a14c4596…bc24db`): composed chains' ids
-  /// shifted by three, the literals unchanged.
+  /// shifted by three, the literals unchanged. Moved again by `hex-dump` (from `b3be749e…68c352`):
+  /// composed chains' ids shifted by one, the literals unchanged.
   @Test func compiledTargetsAreUnchanged() {
-    #expect(Self.targetsDigest() == "b3be749e891b03265e4131c411eb20d602c102ebcfe824beb3e752ec0d68c352")
+    #expect(Self.targetsDigest() == "b9d77d8489a91fa48133dfff4b8d420bb93dc9493d608b963ce5c4b0cb9a604b")
   }
 
   /// The digest is sensitive: a value differing in one symbol, which changes only its escaped
