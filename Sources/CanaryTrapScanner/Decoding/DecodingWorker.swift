@@ -86,8 +86,9 @@ final class DecodingWorker {
         resume = end
         return
       }
-      if run.kind == .numeric, decoders.hexDumps {
-        // A dump's lines are read together, from the run on its first line to its last line.
+      if run.kind == .numeric, !run.isHex, decoders.hexDumps {
+        // A dump's lines are read together, from the run on its first line to its last line (hex
+        // digits alone, an id or a digest, are no dump line: its groups are apart).
         switch HexDump.read(text, run: run.range, limit: limit, final: final, maxRun: maxRun) {
         case .none: break
         case .unfinished where limit - run.range.lowerBound < maxRun:
