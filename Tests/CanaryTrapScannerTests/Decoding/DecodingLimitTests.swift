@@ -46,6 +46,26 @@ import Testing
     #expect(clean.status.failureReason == nil)
   }
 
+  /// A hex dump is read as one run: one of more text than ``DecodingLimits/maxRunBytes`` is
+  /// inconclusive, at the end of the text or going on past a buffer.
+  @Test(arguments: [1 << 20, 1024])
+  func aHexDumpLongerThanMaxRunBytesIsInconclusive(chunkSize: Int) throws {
+    var limits = DecodingLimits()
+    limits.maxRunBytes = 256
+    // Lines that differ from each other: `od` prints repeated lines as one `*`.
+    let long = Data(((0..<400).map { String($0 % 10) }.joined() + canary.value).utf8)
+    guard let dump = try HexDumpTests.dump("od", ["-A", "x", "-t", "x1z"], long),
+      let short = try HexDumpTests.dump("od", ["-A", "x", "-t", "x1z"], Data(canary.value.utf8))
+    else { return }
+    let filler = String(repeating: "z", count: 3000) + "\n"
+    let (_, source) = scan(filler + "body:\n" + dump, limits: limits, chunkSize: chunkSize)
+    #expect(source.status.failureReason?.contains("DecodingLimits.maxRunBytes") == true, "\(source.status)")
+    // The twin: a dump under the limit is read, and the source is clean otherwise.
+    let (found, clean) = scan(filler + "body:\n" + short, limits: limits, chunkSize: chunkSize)
+    #expect(found.map(\.encoding) == ["hex-dump"])
+    #expect(clean.status.failureReason == nil)
+  }
+
   /// Base64 of a compressed payload is also a stretch of URL characters: the percent decoding's
   /// view of it must not hide that it is too long to decode. The same with a `%XX` in it: too
   /// long to decode as percent-encoded text.
