@@ -83,7 +83,9 @@ func fuzzScanner(_ bytes: [UInt8]) {
       $0.canary == occurrence.canary && $0.range != occurrence.range
         && $0.range.overlaps(occurrence.range)
     }
-    guard isolated else { continue }
+    // Past `maxFindingsPerCanary` findings of a canary, the scanner counts the rest, unreported.
+    let capped = whole.filter { $0.canary == occurrence.canary }.count >= options.maxFindingsPerCanary
+    guard isolated, !capped else { continue }
     let found = whole.contains {
       $0.canary == occurrence.canary && $0.encoding == occurrence.encoding
         && $0.offset == occurrence.range.lowerBound
