@@ -124,6 +124,21 @@ final class DecodingWorker {
           for piece in payload.decode(text, with: base64) { found += search(piece, in: text, depth: 1) }
         }
       }
+      if joinsWrappedLines, run.kind == .percent, let percent = decoders.percentRuns {
+        switch WrappedPercentRun.join(
+          text, run: run.range, limit: limit, final: final, firstLineHead: firstLineHead)
+        {
+        case .none: break
+        case .unfinished where limit - run.range.lowerBound < maxRun:
+          resume = run.range.lowerBound
+          waitsForMore = true
+          return
+        case .unfinished: stop(Self.tooLong(maxRun))
+        case .joined(let wrapped) where wrapped.segments.last!.upperBound - run.range.lowerBound > maxRun:
+          stop(Self.tooLong(maxRun))
+        case .joined(let wrapped): found += search(wrapped.decode(text, with: percent), in: text, depth: 0)
+        }
+      }
       found += search(pieces, in: text, depth: 0)
       position = run.range.upperBound
     }
@@ -258,20 +273,18 @@ final class DecodingWorker {
     return CandidateResolver.resolve(found, maxLength: bytes.count)
   }
 
-  /// Whether the bytes `inner` matched in `piece` stand in `text` as they are: no escape of
-  /// the piece's step lies inside the match.
+  /// Whether the bytes `inner` matched in `piece` stand in `text` as they are: each is its own
+  /// character there, no escape of the piece's step (nor a `+` read as a space) inside the match.
+  /// Across the lines of a wrapped run, the line junction search finds such a match.
   private static func isUnchanged(
     _ inner: MatchCandidate, by piece: DecodedPiece, in text: UnsafePointer<UInt8>
-  )
-    -> Bool
-  {
+  ) -> Bool {
     guard inner.end <= piece.starts.count, inner.start < inner.end else { return false }
-    let start = Int(piece.starts[inner.start])
-    let end = Int(piece.ends[inner.end - 1])
-    guard end - start == inner.end - inner.start else { return false }
-    return piece.bytes.withUnsafeBufferPointer { bytes in
-      memcmp(text + start, bytes.baseAddress! + inner.start, end - start) == 0
+    for index in inner.start..<inner.end {
+      let start = Int(piece.starts[index])
+      guard Int(piece.ends[index]) == start + 1, text[start] == piece.bytes[index] else { return false }
     }
+    return true
   }
 
   /// The id of the chain an inner match names once decoded through `steps` (innermost first):
