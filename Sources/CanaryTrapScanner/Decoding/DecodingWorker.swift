@@ -126,7 +126,8 @@ final class DecodingWorker {
       }
       if joinsWrappedLines, run.kind == .percent, let percent = decoders.percentRuns {
         switch WrappedPercentRun.join(
-          text, run: run.range, limit: limit, final: final, firstLineHead: firstLineHead)
+          text, run: run.range, limit: limit, final: final, filter: matcher.junctionFilter,
+          firstLineHead: firstLineHead)
         {
         case .none: break
         case .unfinished where limit - run.range.lowerBound < maxRun:

@@ -37,9 +37,10 @@ struct WrappedPercentRun {
   /// bytes of the line `text` begins inside, when it began before `text`. A continuation joins
   /// when its URL bytes, past its layout, reach its line's end; the line after the last such one
   /// joins too, up to its first byte that is no URL byte (the rest of the message). The lines
-  /// after the first continuation join while each is as wide as it.
+  /// after the first continuation join while each is as wide as it. The lines join only when
+  /// `filter` (the matcher's ``JunctionFilter``) lets the decoded bytes across a seam through.
   static func join(
-    _ text: UnsafePointer<UInt8>, run: Range<Int>, limit: Int, final: Bool,
+    _ text: UnsafePointer<UInt8>, run: Range<Int>, limit: Int, final: Bool, filter: JunctionFilter,
     firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
   ) -> Outcome {
     guard run.upperBound < limit, isBreak(text[run.upperBound]) else {
@@ -52,6 +53,7 @@ struct WrappedPercentRun {
       ? firstLineHead
       : UnsafeBufferPointer(
         start: text + lineStart, count: min(LineJunctionSearch.maxRepeatedPrefix, run.upperBound - lineStart))
+    let urlBytes = EncodedRun.urlBytes  // once: a static read in the loop costs a `swift_once` each
     var segments = [run]
     var lineEnd = run.upperBound
     var width: Int?
@@ -76,7 +78,7 @@ struct WrappedPercentRun {
       let start = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
         .indented
       var end = start
-      while end < limit && EncodedRun.urlBytes[Int(text[end])] { end += 1 }
+      while end < limit && urlBytes[Int(text[end])] { end += 1 }
       if end == limit && !final { return .unfinished }
       guard end > start else { break }
       let endsLine = end == limit || isBreak(text[end])
@@ -89,7 +91,88 @@ struct WrappedPercentRun {
       lineEnd = end
     }
     guard segments.count > 1 else { return .none }
-    return .joined(WrappedPercentRun(segments: segments))
+    let wrapped = WrappedPercentRun(segments: segments)
+    // Joined and searched only when a literal may cross a seam: the decoded bytes on both sides
+    // of one pass `filter`, as the bytes of a line junction do.
+    guard (1..<segments.count).contains(where: { wrapped.seamMayHoldLiteral(text, $0, filter: filter) })
+    else {
+      return .none
+    }
+    return .joined(wrapped)
+  }
+
+  /// The most characters read on each side of a seam to decode 8 bytes there: three per escape,
+  /// and two more where the first falls inside one.
+  static let seamReach = 26
+
+  /// Whether the decoded bytes around the seam before `segments[seam]` may hold a literal cut
+  /// there, by `filter`: the cut is tried on both sides of a byte whose escape the seam splits.
+  func seamMayHoldLiteral(_ text: UnsafePointer<UInt8>, _ seam: Int, filter: JunctionFilter) -> Bool {
+    if filter.passesAll { return true }
+    let left = segments[seam - 1]
+    let right = segments[seam]
+    let reach = Self.seamReach
+    let leftStart = max(left.lowerBound, left.upperBound - reach)
+    let leftCount = left.upperBound - leftStart
+    let rightCount = min(right.count, reach)
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * reach) { scratch in
+      let characters = scratch.baseAddress!
+      let bytes = characters + 2 * reach
+      characters.update(from: text + leftStart, count: leftCount)
+      (characters + leftCount).update(from: text + right.lowerBound, count: rightCount)
+      let count = leftCount + rightCount
+      // Decoded bytes; the cut falls after the last byte whose characters end at or before the
+      // seam, and after the one whose escape the seam splits, if any.
+      let digits = HexDigit.values
+      var decoded = 0
+      var index = 0
+      var cut = -1
+      var splitCut = -1
+      while index < count {
+        let start = index
+        if characters[index] == 0x25, index + 3 <= count, digits[Int(characters[index + 1])] != 0xFF,
+          digits[Int(characters[index + 2])] != 0xFF
+        {
+          bytes[decoded] = digits[Int(characters[index + 1])] << 4 | digits[Int(characters[index + 2])]
+          index += 3
+        } else {
+          bytes[decoded] = characters[index]
+          index += 1
+        }
+        decoded += 1
+        if cut < 0 && index > leftCount {
+          cut = decoded - 1
+          if start < leftCount { splitCut = decoded }
+        }
+      }
+      for cut in [cut, splitCut] where cut > 0 && cut < decoded {
+        var leftWord: UInt64 = 0
+        var spacedLeft: UInt64 = 0
+        for offset in 0..<min(8, cut) {
+          let byte = bytes[cut - 1 - offset]
+          leftWord |= UInt64(byte) &<< UInt64(8 * (7 - offset))
+          spacedLeft |= UInt64(byte == 0x2B ? 0x20 : byte) &<< UInt64(8 * (7 - offset))
+        }
+        var rightWord: UInt64 = 0
+        var spacedRight: UInt64 = 0
+        for offset in 0..<min(8, decoded - cut) {
+          let byte = bytes[cut + offset]
+          rightWord |= UInt64(byte) &<< UInt64(8 * offset)
+          spacedRight |= UInt64(byte == 0x2B ? 0x20 : byte) &<< UInt64(8 * offset)
+        }
+        let leftCount = min(8, cut)
+        let rightCount = min(7, decoded - cut)
+        // Read with `+` as a space too, as a form decodes it.
+        if filter.mayJoin(left: leftWord, leftCount: leftCount, right: rightWord, rightCount: rightCount)
+          || (spacedLeft != leftWord || spacedRight != rightWord)
+            && filter.mayJoin(
+              left: spacedLeft, leftCount: leftCount, right: spacedRight, rightCount: rightCount)
+        {
+          return true
+        }
+      }
+      return false
+    }
   }
 
   /// The pieces the joined lines decode to, each byte placed on its characters in the text.
