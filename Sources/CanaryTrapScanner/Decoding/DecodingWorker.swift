@@ -91,11 +91,8 @@ final class DecodingWorker {
         // digits alone, an id or a digest, are no dump line: its groups are apart).
         switch HexDump.read(text, run: run.range, limit: limit, final: final, maxRun: maxRun) {
         case .none: break
-        case .unfinished where limit - run.range.lowerBound < maxRun:
-          resume = run.range.lowerBound
-          waitsForMore = true
-          return
-        case .unfinished, .tooLong: stop(Self.tooLong(maxRun))
+        case .unfinished: if keepsForMore(from: run.range.lowerBound, limit: limit, maxRun: maxRun) { return }
+        case .tooLong: stop(Self.tooLong(maxRun))
         case .read(let dump):
           found += search(dump.pieces(), in: text, depth: 0)
           position = max(run.range.upperBound, dump.end)
@@ -113,11 +110,7 @@ final class DecodingWorker {
           firstLineHead: firstLineHead)
         {
         case .none: break
-        case .unfinished where limit - run.range.lowerBound < maxRun:
-          resume = run.range.lowerBound
-          waitsForMore = true
-          return
-        case .unfinished: stop(Self.tooLong(maxRun))
+        case .unfinished: if keepsForMore(from: run.range.lowerBound, limit: limit, maxRun: maxRun) { return }
         case .joined(let payload) where payload.segments.last!.upperBound - run.range.lowerBound > maxRun:
           stop(Self.tooLong(maxRun))
         case .joined(let payload):
@@ -130,11 +123,7 @@ final class DecodingWorker {
           firstLineHead: firstLineHead)
         {
         case .none: break
-        case .unfinished where limit - run.range.lowerBound < maxRun:
-          resume = run.range.lowerBound
-          waitsForMore = true
-          return
-        case .unfinished: stop(Self.tooLong(maxRun))
+        case .unfinished: if keepsForMore(from: run.range.lowerBound, limit: limit, maxRun: maxRun) { return }
         case .joined(let wrapped) where wrapped.segments.last!.upperBound - run.range.lowerBound > maxRun:
           stop(Self.tooLong(maxRun))
         case .joined(let wrapped): found += search(wrapped.decode(text, with: percent), in: text, depth: 0)
@@ -144,6 +133,18 @@ final class DecodingWorker {
       position = run.range.upperBound
     }
     resume = max(position, end - EncodedRun.blockLength)
+  }
+
+  /// Resumes the next pass at `start`, where a join may go on past the text, when what is kept
+  /// from there fits in a run (`true`); otherwise the source is cut short as too long.
+  private func keepsForMore(from start: Int, limit: Int, maxRun: Int) -> Bool {
+    guard limit - start < maxRun else {
+      stop(Self.tooLong(maxRun))
+      return false
+    }
+    resume = start
+    waitsForMore = true
+    return true
   }
 
   private static func tooLong(_ maxRun: Int) -> String {

@@ -57,34 +57,17 @@ struct WrappedPayload {
     guard memchr(text + pieceStart, 0x5C, first.count) == nil,
       memchr(text + pieceStart, 0x25, first.count) == nil
     else { return .none }
-    var lineStart = run.lowerBound
-    while lineStart > 0 && text[lineStart - 1] != 0x0A { lineStart -= 1 }
-    // The prefix the continuations repeat is the first line's head, kept by the stream when
-    // that line began before the text.
-    let head =
-      lineStart == 0 && !firstLineHead.isEmpty
-      ? firstLineHead
-      : UnsafeBufferPointer(
-        start: text + lineStart, count: min(LineJunctionSearch.maxRepeatedPrefix, run.upperBound - lineStart))
+    let head = ContinuationLines.head(text, run: run, firstLineHead: firstLineHead)
     let values = Base64RunDecoder.values  // once: a static read in the loop costs a `swift_once` each
     var segments = [first]
     var lineEnd = run.upperBound
     var width: Int?
-    while true {
-      // `text[lineEnd]` ends a line: `\n`, or `\r` before one.
-      var next = lineEnd
-      if text[next] == 0x0D {
-        next += 1
-        if next == limit {
-          if final { break }
-          return .unfinished
-        }
-        guard text[next] == 0x0A else { break }
-      }
-      next += 1
-      if next == limit {
-        if final { break }
-        return .unfinished
+    lines: while true {
+      let next: Int
+      switch ContinuationLines.next(text, after: lineEnd, limit: limit, final: final) {
+      case .line(let start): next = start
+      case .end: break lines
+      case .unfinished: return .unfinished
       }
       let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
       let start = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)

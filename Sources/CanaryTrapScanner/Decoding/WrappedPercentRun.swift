@@ -46,32 +46,17 @@ struct WrappedPercentRun {
     guard run.upperBound < limit, isBreak(text[run.upperBound]) else {
       return run.upperBound == limit && !final ? .unfinished : .none
     }
-    var lineStart = run.lowerBound
-    while lineStart > 0 && text[lineStart - 1] != 0x0A { lineStart -= 1 }
-    let head =
-      lineStart == 0 && !firstLineHead.isEmpty
-      ? firstLineHead
-      : UnsafeBufferPointer(
-        start: text + lineStart, count: min(LineJunctionSearch.maxRepeatedPrefix, run.upperBound - lineStart))
+    let head = ContinuationLines.head(text, run: run, firstLineHead: firstLineHead)
     let urlBytes = EncodedRun.urlBytes  // once: a static read in the loop costs a `swift_once` each
     var segments = [run]
     var lineEnd = run.upperBound
     var width: Int?
-    while segments.count <= maxFurtherLines {
-      // `text[lineEnd]` ends a line: `\n`, or `\r` before one.
-      var next = lineEnd
-      if text[next] == 0x0D {
-        next += 1
-        if next == limit {
-          if final { break }
-          return .unfinished
-        }
-        guard text[next] == 0x0A else { break }
-      }
-      next += 1
-      if next == limit {
-        if final { break }
-        return .unfinished
+    lines: while segments.count <= maxFurtherLines {
+      let next: Int
+      switch ContinuationLines.next(text, after: lineEnd, limit: limit, final: final) {
+      case .line(let start): next = start
+      case .end: break lines
+      case .unfinished: return .unfinished
       }
       guard !isBreak(text[next]) else { break }
       let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)

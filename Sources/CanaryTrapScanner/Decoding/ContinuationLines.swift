@@ -1,0 +1,41 @@
+/// The lines that continue a run ending its line, as a wrapping logger writes them: what
+/// ``WrappedPayload`` and ``WrappedPercentRun`` step through, past the layout that
+/// ``LineJunctionSearch/continuationLayout(_:lineHead:continuation:)`` reads.
+enum ContinuationLines {
+  /// Where the line after a line break starts.
+  enum Next {
+    /// The next line starts at this index.
+    case line(Int)
+    /// The text ends (or a lone `\r` ends the run) before another line.
+    case end
+    /// The next line may start past the text looked at.
+    case unfinished
+  }
+
+  /// The first bytes of the line holding `run` in `text`, the prefix its continuations repeat:
+  /// `firstLineHead` when the line began before `text` (the stream keeps its head).
+  static func head(
+    _ text: UnsafePointer<UInt8>, run: Range<Int>, firstLineHead: UnsafeBufferPointer<UInt8>
+  ) -> UnsafeBufferPointer<UInt8> {
+    var lineStart = run.lowerBound
+    while lineStart > 0 && text[lineStart - 1] != 0x0A { lineStart -= 1 }
+    return lineStart == 0 && !firstLineHead.isEmpty
+      ? firstLineHead
+      : UnsafeBufferPointer(
+        start: text + lineStart, count: min(LineJunctionSearch.maxRepeatedPrefix, run.upperBound - lineStart))
+  }
+
+  /// The start of the line after the break at `lineEnd` (`\n`, or `\r` before one) in
+  /// `text[..<limit]`, `final` when the text ends at `limit`.
+  static func next(_ text: UnsafePointer<UInt8>, after lineEnd: Int, limit: Int, final: Bool) -> Next {
+    var next = lineEnd
+    if text[next] == 0x0D {
+      next += 1
+      if next == limit { return final ? .end : .unfinished }
+      guard text[next] == 0x0A else { return .end }
+    }
+    next += 1
+    if next == limit { return final ? .end : .unfinished }
+    return .line(next)
+  }
+}
