@@ -39,8 +39,8 @@ struct HexDump {
 
   /// The most bytes one line may show.
   static let maxLineBytes = 256
-  /// The most blanks between two groups of a line (`hexdump -C` puts two in its middle) or
-  /// before its first group (Wireshark puts three).
+  /// The most blanks between two groups of a line (`hexdump -C` puts two in its middle); one
+  /// more may stand between the offset and the first group (Wireshark puts three).
   static let maxGap = 3
 
   /// The dump whose first line holds `run` (a numeric run of `text`), its lines read in
