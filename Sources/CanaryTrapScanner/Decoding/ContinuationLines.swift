@@ -38,4 +38,23 @@ enum ContinuationLines {
     if next == limit { return final ? .end : .unfinished }
     return .line(next)
   }
+
+  /// The bytes of `segments` of `text` joined, followed by 8 zero bytes (the matcher's and the
+  /// decoders' loads read past the end), and for each joined byte where it stands in `text`.
+  static func joined(_ text: UnsafePointer<UInt8>, _ segments: [Range<Int>]) -> (
+    bytes: [UInt8], origins: [Int]
+  ) {
+    var bytes: [UInt8] = []
+    var origins: [Int] = []
+    for segment in segments {
+      bytes.append(contentsOf: UnsafeBufferPointer(start: text + segment.lowerBound, count: segment.count))
+      origins.append(contentsOf: segment)
+    }
+    bytes.append(contentsOf: repeatElement(0, count: 8))
+    return (bytes, origins)
+  }
+
+  /// Whether `byte` breaks a line: `\n` or `\r`.
+  @inline(__always)
+  static func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 }

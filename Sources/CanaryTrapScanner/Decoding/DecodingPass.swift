@@ -1,6 +1,6 @@
 /// The scanner's other direction: decodes what the text shows (hex groups, hex dumps, byte lists,
-/// base64 of compressed payloads, percent-encoded text), searches the decoded bytes with the same matcher,
-/// and decodes what they show in turn, to ``DecodingLimits/maxDepth``.
+/// base64 of compressed payloads, percent-encoded text), searches the decoded bytes with the same
+/// matcher, and decodes what they show in turn, to ``DecodingLimits/maxDepth``.
 ///
 /// A match in decoded bytes is placed on the text it was decoded from (the exact characters of a
 /// hex or byte-list match, the whole run of a compressed payload) and named by its chain, the

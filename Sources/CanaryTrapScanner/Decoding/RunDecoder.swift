@@ -82,12 +82,15 @@ enum HexDigit {
   static func value(_ byte: UInt8) -> UInt8 { values[Int(byte)] }
 
   /// The byte a `%XX` escape at `index` of `text[..<end]` stands for, hex digits in either case,
-  /// or `nil` when no escape stands there.
+  /// or `nil` when no escape stands there. A loop passes ``values`` as `digits`, read once before
+  /// it: each read of the static costs a `swift_once`.
   @inline(__always)
-  static func percentEscape(in text: UnsafePointer<UInt8>, at index: Int, end: Int) -> UInt8? {
+  static func percentEscape(in text: UnsafePointer<UInt8>, at index: Int, end: Int, digits: [UInt8] = values)
+    -> UInt8?
+  {
     guard text[index] == 0x25, index + 3 <= end else { return nil }
-    let high = values[Int(text[index + 1])]
-    let low = values[Int(text[index + 2])]
+    let high = digits[Int(text[index + 1])]
+    let low = digits[Int(text[index + 2])]
     return high == 0xFF || low == 0xFF ? nil : high << 4 | low
   }
 }

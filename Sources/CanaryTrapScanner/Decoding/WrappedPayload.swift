@@ -40,7 +40,9 @@ struct WrappedPayload {
     _ text: UnsafePointer<UInt8>, run: Range<Int>, limit: Int, final: Bool, lastPieceOpens: Bool,
     firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
   ) -> Outcome {
-    guard run.upperBound < limit, isBreak(text[run.upperBound]), text[run.upperBound - 1] != equals else {
+    guard run.upperBound < limit, ContinuationLines.isBreak(text[run.upperBound]),
+      text[run.upperBound - 1] != equals
+    else {
       return run.upperBound == limit && !final ? .unfinished : .none
     }
     // The run's last piece: after its last padding. One with `\` or `%` (JSON-escaped or
@@ -80,7 +82,8 @@ struct WrappedPayload {
       guard end > start else { break }
       // The last line: padded, followed by other text, or narrower than the lines before it.
       let isLast =
-        padded > end || padded == limit || !isBreak(text[padded]) || width.map { end - start < $0 } == true
+        padded > end || padded == limit || !ContinuationLines.isBreak(text[padded])
+        || width.map { end - start < $0 } == true
       if !isLast, let width, end - start != width { break }
       segments.append(start..<padded)
       if isLast { break }
@@ -111,16 +114,10 @@ struct WrappedPayload {
   /// The pieces the joined lines hold that cross the first line's end, placed on the text: those
   /// within the first line are read with its run, those starting later with their own line's.
   func decode(_ text: UnsafePointer<UInt8>, with decoder: Base64RunDecoder) -> [DecodedPiece] {
-    var joined: [UInt8] = []
-    var origins: [Int] = []
-    for segment in segments {
-      joined.append(contentsOf: UnsafeBufferPointer(start: text + segment.lowerBound, count: segment.count))
-      origins.append(contentsOf: segment)
-    }
-    origins.append(segments[segments.count - 1].upperBound)
+    let (joined, joinedOrigins) = ContinuationLines.joined(text, segments)
+    let origins = joinedOrigins + [segments[segments.count - 1].upperBound]
     let seam = segments[0].count
-    let count = joined.count
-    joined.append(contentsOf: repeatElement(0, count: 8))
+    let count = joinedOrigins.count
     var pieces: [DecodedPiece] = []
     joined.withUnsafeBufferPointer { buffer in
       decoder.decodePieces(buffer.baseAddress!, count: count, crossing: seam, into: &pieces)
@@ -133,7 +130,4 @@ struct WrappedPayload {
   }
 
   private static let equals = UInt8(ascii: "=")
-
-  @inline(__always)
-  private static func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 }

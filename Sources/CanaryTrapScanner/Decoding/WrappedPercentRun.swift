@@ -43,7 +43,7 @@ struct WrappedPercentRun {
     _ text: UnsafePointer<UInt8>, run: Range<Int>, limit: Int, final: Bool, filter: JunctionFilter,
     firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
   ) -> Outcome {
-    guard run.upperBound < limit, isBreak(text[run.upperBound]) else {
+    guard run.upperBound < limit, ContinuationLines.isBreak(text[run.upperBound]) else {
       return run.upperBound == limit && !final ? .unfinished : .none
     }
     let head = ContinuationLines.head(text, run: run, firstLineHead: firstLineHead)
@@ -58,7 +58,7 @@ struct WrappedPercentRun {
       case .end: break lines
       case .unfinished: return .unfinished
       }
-      guard !isBreak(text[next]) else { break }
+      guard !ContinuationLines.isBreak(text[next]) else { break }
       let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
       let start = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
         .indented
@@ -66,7 +66,7 @@ struct WrappedPercentRun {
       while end < limit && urlBytes[Int(text[end])] { end += 1 }
       if end == limit && !final { return .unfinished }
       guard end > start else { break }
-      let endsLine = end == limit || isBreak(text[end])
+      let endsLine = end == limit || ContinuationLines.isBreak(text[end])
       // A continuation wider than the first is another message.
       if let width, endsLine, end - start > width { break }
       segments.append(start..<end)
@@ -115,10 +115,8 @@ struct WrappedPercentRun {
       var splitCut = -1
       while index < count {
         let start = index
-        if characters[index] == 0x25, index + 3 <= count, digits[Int(characters[index + 1])] != 0xFF,
-          digits[Int(characters[index + 2])] != 0xFF
-        {
-          bytes[decoded] = digits[Int(characters[index + 1])] << 4 | digits[Int(characters[index + 2])]
+        if let escaped = HexDigit.percentEscape(in: characters, at: index, end: count, digits: digits) {
+          bytes[decoded] = escaped
           index += 3
         } else {
           bytes[decoded] = characters[index]
@@ -162,14 +160,8 @@ struct WrappedPercentRun {
 
   /// The pieces the joined lines decode to, each byte placed on its characters in the text.
   func decode(_ text: UnsafePointer<UInt8>, with decoder: PercentRunDecoder) -> [DecodedPiece] {
-    var joined: [UInt8] = []
-    var origins: [Int] = []
-    for segment in segments {
-      joined.append(contentsOf: UnsafeBufferPointer(start: text + segment.lowerBound, count: segment.count))
-      origins.append(contentsOf: segment)
-    }
-    let count = joined.count
-    joined.append(contentsOf: repeatElement(0, count: 8))
+    let (joined, origins) = ContinuationLines.joined(text, segments)
+    let count = origins.count
     var pieces: [DecodedPiece] = []
     joined.withUnsafeBufferPointer { buffer in
       decoder.decode(buffer.baseAddress!, count: count, run: 0..<count, into: &pieces)
@@ -181,7 +173,4 @@ struct WrappedPercentRun {
     }
     return pieces
   }
-
-  @inline(__always)
-  private static func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 }
