@@ -175,7 +175,20 @@ struct Base64RunDecoder: RunDecoder {
   /// Whether the first 16 characters of `text[range]` decode to bytes a compressed stream may
   /// start with (``CompressedPayload/mayStart(_:)``).
   static func startsCompressed(_ text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Bool {
-    head(text, range, satisfies: CompressedPayload.mayStart)
+    // The first two bytes, from the first three characters when they are plain, rule out
+    // nearly every run (a token, an id) before its head is decoded.
+    if range.count >= 3 {
+      let values = Self.values
+      let first = values[Int(text[range.lowerBound])]
+      let second = values[Int(text[range.lowerBound + 1])]
+      let third = values[Int(text[range.lowerBound + 2])]
+      if first | second | third != 0xFF,
+        !CompressedPayload.mayStart(first: first << 2 | second >> 4, second: second << 4 | third >> 2)
+      {
+        return false
+      }
+    }
+    return head(text, range, satisfies: CompressedPayload.mayStart)
   }
 
   /// Whether the first 16 characters of `text[range]` decode (see ``decodeHead(_:_:into:)``) to

@@ -121,9 +121,7 @@ final class CompressedPayload {
       guard let second = bits.fixedSymbol() else { return true }
       return isTextLiteral(second) || (second >= 257 && second <= 285)
     case 2:
-      let lengthCount = bits.take(5)
-      let distanceCount = bits.take(5)
-      guard lengthCount <= 29, distanceCount <= 29 else { return false }
+      guard dynamicCountsFit(&bits) else { return false }
       let codeLengths = Int(bits.take(4)) + 4
       guard head.count * 8 >= 17 + 3 * codeLengths else { return true }
       var kraft = 0
@@ -133,6 +131,58 @@ final class CompressedPayload {
       }
       return kraft == 128
     default: return false
+    }
+  }
+
+  /// Whether a dynamic block's counts of length and distance codes (read from `bits`) are
+  /// within deflate's limits.
+  private static func dynamicCountsFit(_ bits: inout BitPeek) -> Bool {
+    let lengthCount = bits.take(5)
+    let distanceCount = bits.take(5)
+    return lengthCount <= 29 && distanceCount <= 29
+  }
+
+  /// Whether a payload whose first two bytes are `first` and `second` may pass ``mayStart(_:)``:
+  /// the part of its tests those two bytes decide, so that a payload failing it is not decoded
+  /// further. Read from ``startPairs``.
+  @inline(__always)
+  static func mayStart(first: UInt8, second: UInt8) -> Bool {
+    let pair = Int(first) << 8 | Int(second)
+    return startPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+  }
+
+  /// One bit per pair of first bytes, set when ``mayStart(_:)`` may hold for a payload starting
+  /// with them: gzip's and zip's signatures, a zlib header, the first bytes of a
+  /// ``HeaderedFormat``'s signature, or a raw deflate block whose first symbol (fixed codes) or
+  /// whose code counts (dynamic codes) pass ``mayStartRawDeflate(_:)``.
+  private static let startPairs: [UInt64] = {
+    var words = [UInt64](repeating: 0, count: 1 << 10)
+    for pair in 0..<(1 << 16) {
+      let first = UInt8(pair >> 8)
+      let second = UInt8(pair & 0xFF)
+      if first == 0x1F && second == 0x8B || isZlibHeader(first, second) || first == 0x50 && second == 0x4B
+        || HeaderedFormat.mayBeSignature(first, second) || rawDeflateMayStart(first: first, second: second)
+      {
+        words[pair >> 6] |= 1 << UInt64(pair & 63)
+      }
+    }
+    return words
+  }()
+
+  /// The tests of ``mayStartRawDeflate(_:)`` that the first two bytes decide: the block type,
+  /// then the first fixed symbol (it ends by bit 12) or the dynamic code counts (bits 3 to 12).
+  private static func rawDeflateMayStart(first: UInt8, second: UInt8) -> Bool {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { head in
+      head.initialize(repeating: 0)
+      head[0] = first
+      head[1] = second
+      var bits = BitPeek(UnsafeBufferPointer(head))
+      _ = bits.take(1)
+      switch bits.take(2) {
+      case 1: return bits.fixedSymbol().map(isTextLiteral) ?? false
+      case 2: return dynamicCountsFit(&bits)
+      default: return false
+      }
     }
   }
 

@@ -30,7 +30,7 @@ enum HeaderedFormat: Equatable {
   /// as nearly every payload fails it): `BZ`, `bv` (Apple's LZ4 and LZFSE), xz, zstd (a frame or
   /// a skippable frame), an LZ4 frame (current and legacy), 7z and RAR.
   @inline(__always)
-  private static func mayBeSignature(_ first: UInt8, _ second: UInt8) -> Bool {
+  static func mayBeSignature(_ first: UInt8, _ second: UInt8) -> Bool {
     switch (first, second) {
     case (0x42, 0x5A), (0x62, 0x76), (0xFD, 0x37), (0x28, 0xB5), (0x04, 0x22), (0x02, 0x21), (0x37, 0x7A),
       (0x52, 0x61):
