@@ -67,15 +67,14 @@ struct EncodedRun {
           continue
         }
         // One class holds for a whole block: expand it; prefer the longer reading.
-        let numericRun =
-          mask & 2 != 0 ? expand(text, block: index, bit: 2, lower: lower, end: end, classes) : nil
-        let base64Run =
-          mask & 1 != 0 ? expand(text, block: index, bit: 1, lower: lower, end: end, classes) : nil
+        let expanded = expand(text, block: index, classes: mask & 3, lower: lower, end: end, classes)
         let numericIsLonger =
-          numericRun != nil && (base64Run == nil || base64Run!.range.count <= numericRun!.range.count)
-        let (expanded, kind) = numericIsLonger ? (numericRun!, Kind.numeric) : (base64Run!, Kind.base64)
-        var run = EncodedRun(range: expanded.range, kind: kind)
-        run.isHex = mask & 4 != 0 && expanded.isHex
+          mask & 2 != 0 && (mask & 1 == 0 || expanded.base64.count <= expanded.numeric.count)
+        let range = numericIsLonger ? expanded.numeric : expanded.base64
+        var run = EncodedRun(range: range, kind: numericIsLonger ? .numeric : .base64)
+        run.isHex =
+          mask & 4 != 0 && expanded.hex.lowerBound <= range.lowerBound
+          && range.upperBound <= expanded.hex.upperBound
         return run
       }
       return nil
@@ -112,24 +111,89 @@ struct EncodedRun {
     return nil
   }
 
-  /// The run of `bit`'s class around the block at `block`, and whether the bytes it added to
-  /// the block are hex digits alone.
+  /// The runs of each of `classes` (bits 0 and 1 of ``classes``) around the block at `block`,
+  /// read in one walk each way (a run of a class not in `classes` is the block alone), and the
+  /// hex digits around it.
   private static func expand(
-    _ text: UnsafePointer<UInt8>, block: Int, bit: UInt8, lower: Int, end: Int,
+    _ text: UnsafePointer<UInt8>, block: Int, classes wanted: UInt8, lower: Int, end: Int,
     _ classes: UnsafeBufferPointer<UInt8>
-  ) -> (range: Range<Int>, isHex: Bool) {
-    var hex: UInt8 = 4
-    var low = block
-    while low > lower && classes[Int(text[low - 1])] & bit != 0 {
-      hex &= classes[Int(text[low - 1])]
-      low -= 1
+  ) -> (base64: Range<Int>, numeric: Range<Int>, hex: Range<Int>) {
+    // Bit 0 and 1: the classes still going; bit 2: hex digits still going. Eight bytes at a time
+    // where they keep every class going (hex digits while all go, base64 characters while only
+    // base64 does: bit 2 then means nothing, the block is no hex), else one.
+    var going = wanted | 4
+    var index = block
+    var low = (base64: index, numeric: index, hex: index)
+    // A class's run ends where the class drops; one still going ends where the walk stops.
+    while index > lower && going != 0 {
+      if index - 8 >= lower {
+        let kept = (~keptBytes(going, word(at: index - 8, in: text)) & everyByte).leadingZeroBitCount / 8
+        index -= kept
+        if kept == 8 { continue }
+      }
+      let dropped = going & ~classes[Int(text[index - 1])]
+      if dropped & 1 != 0 { low.base64 = index }
+      if dropped & 2 != 0 { low.numeric = index }
+      if dropped & 4 != 0 { low.hex = index }
+      going &= ~dropped
+      index -= 1
     }
-    var high = block + blockLength
-    while high < end && classes[Int(text[high])] & bit != 0 {
-      hex &= classes[Int(text[high])]
-      high += 1
+    if going & 1 != 0 { low.base64 = index }
+    if going & 2 != 0 { low.numeric = index }
+    if going & 4 != 0 { low.hex = index }
+    going = wanted | 4
+    index = block + blockLength
+    var high = (base64: index, numeric: index, hex: index)
+    while index < end && going != 0 {
+      if index + 8 <= end {
+        let kept = (~keptBytes(going, word(at: index, in: text)) & everyByte).trailingZeroBitCount / 8
+        index += kept
+        if kept == 8 { continue }
+      }
+      let dropped = going & ~classes[Int(text[index])]
+      if dropped & 1 != 0 { high.base64 = index }
+      if dropped & 2 != 0 { high.numeric = index }
+      if dropped & 4 != 0 { high.hex = index }
+      going &= ~dropped
+      index += 1
     }
-    return (low..<high, hex != 0)
+    if going & 1 != 0 { high.base64 = index }
+    if going & 2 != 0 { high.numeric = index }
+    if going & 4 != 0 { high.hex = index }
+    return (low.base64..<high.base64, low.numeric..<high.numeric, low.hex..<high.hex)
+  }
+}
+
+extension EncodedRun {
+  /// The 8 bytes at `index` of `text`, the first in the lowest bits.
+  @inline(__always)
+  fileprivate static func word(at index: Int, in text: UnsafePointer<UInt8>) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(text + index).loadUnaligned(as: UInt64.self))
+  }
+
+  /// Bit 7 of every byte.
+  fileprivate static let everyByte = 0x8080_8080_8080_8080 as UInt64
+
+  /// Bit 7 of each byte of `word` that keeps every class of `going` (as ``expand`` tracks them)
+  /// going, for the two common cases only (none in the others): all three going and a hex digit,
+  /// or base64 alone and a letter, a digit, `+` or `/`.
+  @inline(__always)
+  fileprivate static func keptBytes(_ going: UInt8, _ word: UInt64) -> UInt64 {
+    let digits = bytes(of: word, from: 0x30, through: 0x39)
+    let folded = word | 0x2020_2020_2020_2020
+    if going == 7 { return digits | bytes(of: folded, from: 0x61, through: 0x66) }
+    guard going & 3 == 1 else { return 0 }
+    let signs = bytes(of: word, from: 0x2B, through: 0x2B) | bytes(of: word, from: 0x2F, through: 0x2F)
+    return digits | bytes(of: folded, from: 0x61, through: 0x7A) | signs
+  }
+
+  /// Bit 7 of each byte of `word` from `low` through `high` (both below 0x80), no other bit.
+  @inline(__always)
+  fileprivate static func bytes(of word: UInt64, from low: UInt8, through high: UInt8) -> UInt64 {
+    let ones = 0x0101_0101_0101_0101 as UInt64
+    let seven = word & 0x7F7F_7F7F_7F7F_7F7F
+    return (seven &+ ones &* UInt64(0x80 - low)) & ~(seven &+ ones &* UInt64(0x7F - high)) & ~word
+      & 0x8080_8080_8080_8080
   }
 }
 
