@@ -281,31 +281,44 @@ final class LineJunctionSearch {
     var matched = 0
     while index < headCount && matched < count {
       // 8 bytes at once when both have digits in the same places and the same bytes elsewhere
-      // (a timestamp against a timestamp), up to a digit run touching the word's end: it may
-      // go on in one side only, so it is read a byte at a time.
+      // (a timestamp against a timestamp); a digit run touching the word's end may go on in one
+      // side only, which the bytes after it tell.
       if index + 8 <= headCount && matched + 8 <= count {
         let expected = UnsafeRawPointer(head + index).loadUnaligned(as: UInt64.self)
         let found = UnsafeRawPointer(continuation + matched).loadUnaligned(as: UInt64.self)
+        if expected == found {
+          index += 8
+          matched += 8
+          continue
+        }
         let digits = digitBytes(expected)
-        if expected == found || (digits == digitBytes(found) && (expected ^ found) & ~digits == 0) {
-          let step = 8 - (~UInt64(littleEndian: digits)).leadingZeroBitCount / 8
-          if step > 0 {
-            index += step
-            matched += step
-            continue
-          }
+        if digits == digitBytes(found) && (expected ^ found) & ~digits == 0 {
+          index += 8
+          matched += 8
+          continue
         }
       }
       let expected = head[index]
       let found = continuation[matched]
-      if isDigit(expected) && isDigit(found) {
-        while index < headCount && isDigit(head[index]) { index += 1 }
-        while matched < count && isDigit(continuation[matched]) { matched += 1 }
-        continue
+      let expectedIsDigit = isDigit(expected)
+      let foundIsDigit = isDigit(found)
+      if expectedIsDigit || foundIsDigit {
+        // A digit run on both sides (begun here, or before on both) counts as one.
+        let bothBefore =
+          index > 0 && matched > 0 && isDigit(head[index - 1]) && isDigit(continuation[matched - 1])
+        if expectedIsDigit && foundIsDigit || bothBefore {
+          while index < headCount && isDigit(head[index]) { index += 1 }
+          while matched < count && isDigit(continuation[matched]) { matched += 1 }
+          continue
+        }
       }
       guard expected == found else { break }
       index += 1
       matched += 1
+    }
+    // A digit run both sides end with goes on in the continuation as far as it goes.
+    if index > 0 && matched > 0 && isDigit(head[index - 1]) && isDigit(continuation[matched - 1]) {
+      while matched < count && isDigit(continuation[matched]) { matched += 1 }
     }
     return matched
   }

@@ -53,6 +53,10 @@ import Testing
       ("abcdefg1234567890 tail", "abcdefg1 tail"),
       ("\u{e9}t\u{e9} 2026 x", "\u{e9}t\u{e9} 1999 y"),
       ("no digits at all here", "no digits at all there"),
+      // A digit run both sides end a word with, going on in one side past the other's end.
+      ("43 b2 37", "87 b2 017"),
+      ("441a:6b:3b:54639", "442a:5b:3b:514699"),
+      ("2026-11-29T15:42:12.130Z ERROR", "2026-11-29T15:42:12.13057Z TRACE"),
     ]
     for (head, continuation) in pairs {
       let (h, c) = (Array(head.utf8), Array(continuation.utf8))
