@@ -129,7 +129,7 @@ final class DecodingWorker {
         case .joined(let wrapped): found += search(wrapped.decode(text, with: percent), in: text, depth: 0)
         }
       }
-      found += search(pieces, in: text, depth: 0)
+      if !pieces.isEmpty { found += search(pieces, in: text, depth: 0) }
       position = run.range.upperBound
     }
     resume = max(position, end - EncodedRun.blockLength)
