@@ -59,6 +59,18 @@ import Testing
     #expect(passed < 200, "\(passed) of 10,000 junctions passed")
   }
 
+  /// A probe's bits come from a fixed table: five bits each, the same every run, and hardly any
+  /// two alike (two alike would make two q-grams in one word one).
+  @Test func everyBitPatternSetsFiveBitsAndFewRepeat() {
+    let patterns = JunctionFilter.patterns
+    #expect(patterns.count == 1024)
+    #expect(patterns.allSatisfy { $0.nonzeroBitCount == 5 })
+    #expect(Set(patterns).count > 1000, "\(Set(patterns).count) distinct")
+    // SplitMix64 from the fixed seed, as Python computes it.
+    #expect(
+      Array(patterns.prefix(3)) == [0x2002_0000_0101_0010, 0x2000_4100_0000_0280, 0x2008_0000_1000_4020])
+  }
+
   @Test func theFilterStaysWithinItsBitsAndIsDroppedWhenItWouldBeFull() {
     // A set within the bound gets its bits per q-gram; a larger one the bound; one whose q-grams
     // would get fewer than the fewest bits each gets none, and every junction passes.
