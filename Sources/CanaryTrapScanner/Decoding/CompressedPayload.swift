@@ -156,12 +156,14 @@ final class CompressedPayload {
   /// ``HeaderedFormat``'s signature, or a raw deflate block whose first symbol (fixed codes) or
   /// whose code counts (dynamic codes) pass ``mayStartRawDeflate(_:)``.
   private static let startPairs: [UInt64] = {
+    // Raw deflate's tests read the second byte's low 5 bits only: read once for each.
+    let deflate = (0..<(1 << 13)).map { rawDeflateMayStart(first: UInt8($0 >> 5), second: UInt8($0 & 31)) }
     var words = [UInt64](repeating: 0, count: 1 << 10)
     for pair in 0..<(1 << 16) {
       let first = UInt8(pair >> 8)
       let second = UInt8(pair & 0xFF)
       if first == 0x1F && second == 0x8B || isZlibHeader(first, second) || first == 0x50 && second == 0x4B
-        || HeaderedFormat.mayBeSignature(first, second) || rawDeflateMayStart(first: first, second: second)
+        || HeaderedFormat.mayBeSignature(first, second) || deflate[Int(first) << 5 | Int(second & 31)]
       {
         words[pair >> 6] |= 1 << UInt64(pair & 63)
       }
