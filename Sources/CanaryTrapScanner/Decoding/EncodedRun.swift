@@ -111,9 +111,9 @@ struct EncodedRun {
     return nil
   }
 
-  /// The runs of each of `classes` (bits 0 and 1 of ``classes``) around the block at `block`,
-  /// read in one walk each way (a run of a class not in `classes` is the block alone), and the
-  /// hex digits around it.
+  /// The run of each class of `wanted` (bit 0 base64, bit 1 numeric, as in ``classes``) around
+  /// the block at `block`, and the hex digits around it, read in one walk each way; a class not
+  /// wanted gets the block alone.
   private static func expand(
     _ text: UnsafePointer<UInt8>, block: Int, classes wanted: UInt8, lower: Int, end: Int,
     _ classes: UnsafeBufferPointer<UInt8>
