@@ -9,24 +9,32 @@ import Testing
 /// test on random base64 text.
 @Suite struct PayloadStartTests {
   @Test func everyHeadThatMayStartAPayloadPassesTheTestOfItsFirstTwoBytes() {
+    // Every pair the table turns away, with a random tail (random bytes are not text, so raw
+    // deflate's tests are reached); kept short, as a test holds one of the suite's two threads.
     var generator = SystemRandomNumberGenerator()
     var missed: [String] = []
-    var passed = 0
-    for pair in 0..<(1 << 16) {
-      for _ in 0..<8 {
-        var head = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        head[0] = UInt8(pair >> 8)
-        head[1] = UInt8(pair & 0xFF)
-        let whole = head.withUnsafeBufferPointer(CompressedPayload.mayStart)
-        if whole { passed += 1 }
-        if whole && !CompressedPayload.mayStart(first: head[0], second: head[1]) {
-          missed.append(head.map { String($0, radix: 16) }.joined(separator: " "))
-        }
+    var turnedAway = 0
+    for pair in 0..<(1 << 16)
+    where !CompressedPayload.mayStart(first: UInt8(pair >> 8), second: UInt8(pair & 0xFF)) {
+      turnedAway += 1
+      var head = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      head[0] = UInt8(pair >> 8)
+      head[1] = UInt8(pair & 0xFF)
+      if head.withUnsafeBufferPointer(CompressedPayload.mayStart) {
+        missed.append(head.map { String($0, radix: 16) }.joined(separator: " "))
       }
     }
     #expect(missed.isEmpty, "\(missed.count): \(missed.prefix(3))")
-    // The test has something to agree with: random heads may start raw deflate.
-    #expect(passed > 1000)
+    // The twin: random heads the table lets through do pass the whole test, some of them.
+    var passed = 0
+    for _ in 0..<4096 {
+      let head = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      if head.withUnsafeBufferPointer(CompressedPayload.mayStart) {
+        passed += 1
+        #expect(CompressedPayload.mayStart(first: head[0], second: head[1]))
+      }
+    }
+    #expect(turnedAway > (1 << 16) / 2 && passed > 20, "\(turnedAway) turned away, \(passed) passed")
   }
 
   @Test func theFirstTwoBytesTurnAwayMostRandomPairs() {
@@ -64,7 +72,7 @@ import Testing
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_".utf8)
     var disagreements: [String] = []
-    for trial in 0..<100_000 {
+    for trial in 0..<10_000 {
       var characters = (0..<24).map { _ in alphabet.randomElement(using: &generator)! }
       // Padding and escapes among the first characters are read by the whole head test.
       if trial % 10 == 0 { characters[Int.random(in: 0..<3, using: &generator)] = UInt8(ascii: "=") }
