@@ -97,7 +97,7 @@ final class LineJunctionSearch {
     continuation: Int, cache: inout CanaryTargetsCache, into candidates: inout [MatchCandidate]
   ) {
     let first = text[continuation]
-    guard !Self.isBreak(first) else { return }
+    guard !ContinuationLines.isBreak(first) else { return }
     let left = max(line.lowerBound, line.upperBound - reach)..<line.upperBound
     let leftWord = Self.word(endingAt: left.upperBound, in: text)
     // Only a continuation that starts with a blank or with the line's first byte has a layout
@@ -146,7 +146,7 @@ final class LineJunctionSearch {
     else { return }
     var end = start + rightCount
     var budget = reach
-    while end < min(count, start + budget), !Self.isBreak(text[end]) { end += 1 }
+    while end < min(count, start + budget), !ContinuationLines.isBreak(text[end]) { end += 1 }
     budget -= end - start
     // Lines shorter than a literal: the next ones continue the value, to the reach.
     pieces.removeAll(keepingCapacity: true)
@@ -174,7 +174,7 @@ final class LineJunctionSearch {
     if text[next] == 0x0D { next += 1 }
     guard next < count, text[next] == 0x0A else { return nil }
     next += 1
-    guard next < count, !Self.isBreak(text[next]) else { return nil }
+    guard next < count, !ContinuationLines.isBreak(text[next]) else { return nil }
     var start = next
     if Self.isBlank(text[next]) || text[next] == head[0] {
       start =
@@ -184,7 +184,7 @@ final class LineJunctionSearch {
     }
     let limit = min(count, start + reach)
     var end = start
-    while end < limit, !Self.isBreak(text[end]) { end += 1 }
+    while end < limit, !ContinuationLines.isBreak(text[end]) { end += 1 }
     return end > start ? start..<end : nil
   }
 
@@ -194,9 +194,6 @@ final class LineJunctionSearch {
     while index >= 0, text[index] != 0x0A { index -= 1 }
     return index >= 0 ? index : nil
   }
-
-  @inline(__always)
-  private static func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 
   @inline(__always)
   private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
