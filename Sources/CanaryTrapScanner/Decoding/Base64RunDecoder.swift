@@ -133,21 +133,17 @@ struct Base64RunDecoder: RunDecoder {
     // Only a payload whose first bytes a compressed stream may start with is decoded whole;
     // tested first, as nearly every run (a token, an id, a digest) fails it.
     guard Self.startsCompressed(text, range) else { return }
-    var standard = false
-    var url = false
-    var hexOnly = true
-    for index in range {
+    let hexOnly = !range.contains { index in
       let byte = text[index]
-      if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") { standard = true }
-      if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") { url = true }
-      if hexOnly && !(byte >= 0x30 && byte <= 0x39 || (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66) {
-        hexOnly = false
-      }
+      return !(byte >= 0x30 && byte <= 0x39 || (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
     }
     // Plain hex (a trace id, a digest) is left to the forward `hex` literals.
-    guard !hexOnly, !(standard && url), let bytes = Self.decode(text, range, limit: .max) else { return }
+    guard !hexOnly, let bytes = Self.decode(text, range, limit: .max) else { return }
     // Named `base64` in either alphabet: a payload's text often has none of `+/-_`, so the
-    // alphabet could not be named the same in every run.
+    // alphabet could not be named the same in every run. Both are read in one piece: a payload
+    // that ran into text using the other one's characters (a full last line joined with the next
+    // log line's `2026-12-06T…`, a run written straight before `-end`) decodes to the payload's
+    // bytes followed by a few stray ones, where refusing the piece hid the whole payload.
     pieces.append(DecodedPiece(bytes: bytes, span: range, step: .base64, compressed: true))
   }
 

@@ -124,6 +124,23 @@ import Testing
     }
   }
 
+  /// A payload written straight before text in the other base64 alphabet (`…AAA-end`, a
+  /// `_`-joined key after standard base64) is read up to where the other alphabet starts: the
+  /// text it ran into does not hide it.
+  @Test(arguments: ["-end of batch", "_v2 sent"])
+  func aPayloadRunningIntoTextOfTheOtherAlphabetIsOpened(suffix: String) throws {
+    let (data, canaries) = body()
+    guard
+      let encoded = try DecodedRenderings.python(
+        "(lambda t: t.rstrip(b'=') if b'+' in t or b'/' in t else b'')(base64.b64encode(gzip.compress(d)))", data)
+    else { return }
+    #expect(!encoded.isEmpty, "the payload's base64 holds neither + nor /")
+    let (findings, source) = scan("batch=" + encoded + suffix + "\n", canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[0]) == ["gzip → base64"])
+    #expect(names(findings, canaries[1]) == ["json-escaped → gzip → base64"])
+  }
+
   /// About one raw deflate stream in twenty begins with three printable bytes; its base64 must
   /// not pass for base64 of text (which is left to the forward literals).
   @Test func aDeflateStreamBeginningWithPrintableBytesIsOpened() throws {

@@ -182,6 +182,30 @@ import Testing
     }
   }
 
+  /// Python's gzip with a file name of the length that makes the compressed stream a whole
+  /// number of 57-byte groups, so `encodebytes` fills its last line to 76 columns.
+  static let wholeLines =
+    "(lambda gz: base64.encodebytes(next(c for c in map(gz, range(1, 58)) if len(c) % 57 == 0)))"
+    + "(lambda k: (lambda b: (lambda f: (f.write(d), f.close(), b.getvalue())[2])"
+    + "(gzip.GzipFile(filename='p' * k, mode='wb', fileobj=b, mtime=0)))(io.BytesIO()))"
+
+  /// A payload whose last line is as wide as the others is followed by a log line whose start
+  /// joins it (`2026-12-06T08` are base64 characters); the payload is read up to where that
+  /// text turns to the other alphabet, and is found. Before, the joined payload mixed `+/` with
+  /// `-_` and was not read at all: the log was judged clean (about one run in 76 of
+  /// `aWrappedPayloadAcrossTheSplitIsFound`).
+  @Test(arguments: ["2026-12-06T08:00:00Z INFO GET /v1/items 200 12ms", "request_id=7 done"])
+  func aPayloadWhoseLastLineIsFullIsReadBeforeTheNextLogLine(next: String) throws {
+    let (data, canaries) = body()
+    guard let encoded = try DecodedRenderings.python(Self.wholeLines, data) else { return }
+    let lines = encoded.split(separator: "\n")
+    #expect(lines.count >= 6 && lines.allSatisfy { $0.count == 76 }, "\(lines.map(\.count))")
+    let (findings, source) = scan("upload batch:\n" + encoded + next + "\n", canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[0]) == ["gzip → base64"])
+    #expect(names(findings, canaries[1]) == ["json-escaped → gzip → base64"])
+  }
+
   /// A large buffer is decoded in two parts cut at a line break: a wrapped payload the cut falls
   /// inside is followed from the first part into the second.
   @Test func aWrappedPayloadAcrossTheSplitIsFound() throws {
