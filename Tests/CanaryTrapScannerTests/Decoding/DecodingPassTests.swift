@@ -132,7 +132,8 @@ import Testing
     let (data, canaries) = body()
     guard
       let encoded = try DecodedRenderings.python(
-        "(lambda t: t.rstrip(b'=') if b'+' in t or b'/' in t else b'')(base64.b64encode(gzip.compress(d)))", data)
+        "(lambda t: t.rstrip(b'=') if b'+' in t or b'/' in t else b'')(base64.b64encode(gzip.compress(d)))",
+        data)
     else { return }
     #expect(!encoded.isEmpty, "the payload's base64 holds neither + nor /")
     let (findings, source) = scan("batch=" + encoded + suffix + "\n", canaries)
