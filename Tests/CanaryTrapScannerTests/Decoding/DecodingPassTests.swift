@@ -125,8 +125,8 @@ import Testing
   }
 
   /// A payload written straight before text in the other base64 alphabet (`…AAA-end`, a
-  /// `_`-joined key after standard base64) is read up to where the other alphabet starts: the
-  /// text it ran into does not hide it.
+  /// `_`-joined key after standard base64) is read with it: the text it ran into decodes to a
+  /// few stray bytes after the payload's own and does not hide it.
   @Test(arguments: ["-end of batch", "_v2 sent"])
   func aPayloadRunningIntoTextOfTheOtherAlphabetIsOpened(suffix: String) throws {
     let (data, canaries) = body()

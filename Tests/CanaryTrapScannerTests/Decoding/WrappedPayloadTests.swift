@@ -190,9 +190,9 @@ import Testing
     + "(gzip.GzipFile(filename='p' * k, mode='wb', fileobj=b, mtime=0)))(io.BytesIO()))"
 
   /// A payload whose last line is as wide as the others is followed by a log line whose start
-  /// joins it (`2026-12-06T08` are base64 characters); the payload is read up to where that
-  /// text turns to the other alphabet, and is found. Before, the joined payload mixed `+/` with
-  /// `-_` and was not read at all: the log was judged clean (about one run in 76 of
+  /// joins it (`2026-12-06T08` are base64 characters); those characters decode to a few stray
+  /// bytes after the payload's own, and the payload is found. Before, the joined payload mixed
+  /// `+/` with `-_` and was not read at all: the log was judged clean (about one run in 76 of
   /// `aWrappedPayloadAcrossTheSplitIsFound`).
   @Test(arguments: ["2026-12-06T08:00:00Z INFO GET /v1/items 200 12ms", "request_id=7 done"])
   func aPayloadWhoseLastLineIsFullIsReadBeforeTheNextLogLine(next: String) throws {
