@@ -130,6 +130,11 @@ struct Base64RunDecoder: RunDecoder {
   }
 
   private func piece(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, into pieces: inout [DecodedPiece]) {
+    // Hex of a compressed payload is a base64 run too when a key or other text touches it.
+    if let hex = HexGroupDecoder.payload(text, startingAt: range) {
+      pieces.append(hex)
+      return
+    }
     // Only a payload whose first bytes a compressed stream may start with is decoded whole;
     // tested first, as nearly every run (a token, an id, a digest) fails it.
     guard Self.startsCompressed(text, range) else { return }

@@ -186,13 +186,33 @@ final class DecodingWorker {
     return found
   }
 
-  /// The matches in `piece`, placed on `text`, which it came from.
+  /// The matches in `piece`, placed on `text`, which it came from. Bytes a text rendering shows
+  /// (hex groups, a byte list, a dump, plain hex) that begin as a compressed stream does are
+  /// also opened: base64 is not the only way a payload reaches a log.
   private func search(_ piece: DecodedPiece, in text: UnsafePointer<UInt8>, depth: Int) -> [MatchCandidate] {
+    var found = search(piece, in: text, depth: depth, counted: false)
+    if !piece.compressed,
+      piece.bytes.withUnsafeBufferPointer({
+        CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: $0.prefix(12)))
+      })
+    {
+      var payload = piece
+      payload.compressed = true
+      found += search(payload, in: text, depth: depth, counted: true)
+    }
+    return found
+  }
+
+  /// The matches in `piece` as ``search(_:in:depth:)`` finds them, opening it when it is
+  /// compressed; its bytes are added to the budget unless `counted` already.
+  private func search(_ piece: DecodedPiece, in text: UnsafePointer<UInt8>, depth: Int, counted: Bool)
+    -> [MatchCandidate]
+  {
     var payload = piece.bytes
     var steps = [piece.step] + (piece.outer.map { [$0] } ?? [])
     var depth = depth
     do {
-      budget.used += payload.count
+      if !counted { budget.used += payload.count }
       if budget.used > budget.limit {
         stop(
           "more than \(limits.maxDecodedBytes) bytes decoded from the text (DecodingLimits.maxDecodedBytes)")

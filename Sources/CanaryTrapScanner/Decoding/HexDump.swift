@@ -203,8 +203,8 @@ struct HexDump {
   }
 
   /// The hex groups after the offset ending at `start`: tokens of an even number of hex digits
-  /// (2 to 16), all as wide as the first, at most ``maxGap`` blanks apart, up to
-  /// ``maxLineBytes`` bytes.
+  /// (2 to 16), all as wide as the first but for a narrower last one, at most ``maxGap`` blanks
+  /// apart, up to ``maxLineBytes`` bytes.
   private static func groups(_ text: UnsafePointer<UInt8>, after start: Int, end: Int) -> [Range<Int>] {
     var groups: [Range<Int>] = []
     var index = start
@@ -218,10 +218,12 @@ struct HexDump {
       while index < end && HexDigit.value(text[index]) != 0xFF { index += 1 }
       let width = index - token
       guard width >= 2, width <= 16, width % 2 == 0, index == end || isBlank(text[index]),
-        groups.first.map({ $0.count == width }) ?? true
+        groups.first.map({ $0.count >= width }) ?? true
       else { break }
       groups.append(token..<index)
       bytes += width / 2
+      // A narrower group ends the line's groups: `xxd` prints an odd last byte alone (`9fff 05`).
+      if let first = groups.first, width < first.count { break }
     }
     return groups
   }

@@ -20,9 +20,9 @@ struct HexGroupDecoder: RunDecoder {
       let bracketed = Self.isBracketed(text, at: first.lowerBound)
       let elided = Self.elisionMark(text, count: count, before: first.lowerBound, after: last.upperBound)
       // One ungrouped run of hex (a trace id, a digest) is left to the forward `hex` literals,
-      // unless it is the shown part of an elided one.
+      // unless it is the shown part of an elided one or a compressed payload's hex.
       let ungrouped = group.count == 1 && !prefixed && !bracketed
-      if ungrouped && !elided { return }
+      if ungrouped && !elided && !Self.startsCompressed(text, first) { return }
       var piece = DecodedPiece(
         bytes: [], span: first.lowerBound..<last.upperBound, step: ungrouped ? .hex : .nsdataHex)
       for token in group {
@@ -58,6 +58,48 @@ struct HexGroupDecoder: RunDecoder {
       group.append(range)
     }
     flush()
+  }
+
+  /// The fewest hex digits read as a compressed payload's: the head ``CompressedPayload/mayStart(_:)``
+  /// tests, 12 bytes.
+  static let payloadHeadDigits = 24
+
+  /// Whether the hex digits of `run` (at least ``payloadHeadDigits``) begin with the bytes of a
+  /// compressed stream (`1f8b08…` for gzip, `789c…` for zlib): an ungrouped run that is no id or
+  /// digest, which the forward `hex` literals cannot see into.
+  static func startsCompressed(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
+    guard run.count >= payloadHeadDigits else { return false }
+    let digits = HexDigit.values
+    // The first two bytes turn nearly every id and digest away before the head is read.
+    let first = digits[Int(text[run.lowerBound])] << 4 | digits[Int(text[run.lowerBound + 1])]
+    let second = digits[Int(text[run.lowerBound + 2])] << 4 | digits[Int(text[run.lowerBound + 3])]
+    guard CompressedPayload.mayStart(first: first, second: second) else { return false }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: payloadHeadDigits / 2) { head in
+      for index in head.indices {
+        let high = digits[Int(text[run.lowerBound + 2 * index])]
+        let low = digits[Int(text[run.lowerBound + 2 * index + 1])]
+        guard high != 0xFF, low != 0xFF else { return false }
+        head[index] = high << 4 | low
+      }
+      return CompressedPayload.mayStart(UnsafeBufferPointer(head))
+    }
+  }
+
+  /// The hex digits starting `run` read as a compressed payload's bytes, when they begin as one
+  /// does (``startsCompressed(_:_:)``): hex after a key or before other text in a base64 run
+  /// (`body=1f8b0800…-end`).
+  static func payload(_ text: UnsafePointer<UInt8>, startingAt run: Range<Int>) -> DecodedPiece? {
+    let digits = HexDigit.values
+    var end = run.lowerBound
+    while end < run.upperBound && digits[Int(text[end])] != 0xFF { end += 1 }
+    end -= (end - run.lowerBound) % 2
+    guard startsCompressed(text, run.lowerBound..<end) else { return nil }
+    var piece = DecodedPiece(bytes: [], span: run.lowerBound..<end, step: .hex, compressed: true)
+    piece.bytes.reserveCapacity((end - run.lowerBound) / 2)
+    for index in stride(from: run.lowerBound, to: end, by: 2) {
+      piece.bytes.append(digits[Int(text[index])] << 4 | digits[Int(text[index + 1])])
+    }
+    return piece
   }
 
   /// Whether `<` stands just before `start`, as it opens swift-corelibs-foundation's description.

@@ -27,11 +27,12 @@ struct RunDecoders {
   /// Appends every piece the decoders of `run`'s kind read.
   func decode(_ text: UnsafePointer<UInt8>, count: Int, run: EncodedRun, into pieces: inout [DecodedPiece]) {
     // Hex digits alone (an id, a digest, most runs of a log) are one ungrouped token: the
-    // forward `hex` literals read them, and a decoder only a bracketed one (`<7b227072>`) or
-    // the shown part of an elided one (`[7b2275…...`).
+    // forward `hex` literals read them, and a decoder only a bracketed one (`<7b227072>`), the
+    // shown part of an elided one (`[7b2275…...`) or a compressed payload's (`1f8b0800…`).
     if run.isHex && !HexGroupDecoder.isBracketed(text, at: run.range.lowerBound)
       && !HexGroupDecoder.elisionMark(
         text, count: count, before: run.range.lowerBound, after: run.range.upperBound)
+      && !HexGroupDecoder.startsCompressed(text, run.range)
     {
       return
     }

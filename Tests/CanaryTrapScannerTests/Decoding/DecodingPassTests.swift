@@ -124,6 +124,32 @@ import Testing
     }
   }
 
+  /// A compressed payload reaches a log as hex too: Foundation's description of the `Data`, a
+  /// byte list, `0x` bytes, plain hex (after `key=`, before `-end`). Each is opened (gzip from
+  /// the real `gzip`); the twin, the same renderings of another body's gzip, is clean.
+  @Test(arguments: [true, false])
+  func compressedBytesShownAsHexOrBytesAreOpened(leak: Bool) throws {
+    let (data, canaries) = body()
+    let other = try JSONSerialization.data(withJSONObject: ["profile": ["email": "someone@example.com"]])
+    guard ExternalTools.require("gzip", for: "this decoding test") != nil,
+      let gzip = try ExternalTool.run("gzip", ["-c", "-n"], input: leak ? data : other)
+    else { return }
+    let hex = gzip.map { String(format: "%02x", $0) }.joined()
+    let renderings: [(text: String, name: String)] = [
+      (DecodedRenderings.nsData(gzip), "gzip → nsdata-hex"),
+      (DecodedRenderings.byteList(gzip), "gzip → byte-list"),
+      (DecodedRenderings.hexByteList(gzip), "gzip → hex-byte-list"),
+      ("body=" + hex + "-end", "gzip → hex"),
+      (hex.uppercased(), "gzip → hex"),
+    ]
+    for (text, name) in renderings {
+      let (findings, source) = scan("before\n" + text + "\nafter\n", canaries)
+      #expect(source.status.failureReason == nil)
+      #expect(names(findings, canaries[0]) == (leak ? [name] : []), "\(text.prefix(60))")
+      #expect(names(findings, canaries[1]) == (leak ? ["json-escaped → " + name] : []), "\(text.prefix(60))")
+    }
+  }
+
   /// A payload written straight before text in the other base64 alphabet (`…AAA-end`, a
   /// `_`-joined key after standard base64) is read with it: the text it ran into decodes to a
   /// few stray bytes after the payload's own and does not hide it.

@@ -55,6 +55,43 @@ import Testing
     #expect(findings.map(\.line) == (leak ? [2] : []))
   }
 
+  /// `xxd` prints a dump's odd last byte as a group of its own (`9fff 05`): it is read, so a
+  /// value ending the bytes is read whole, not as a fragment.
+  @Test func anOddLastByteIsRead() throws {
+    let (_, token) = body()
+    let data = Data((#"{"n":12,"tok":""# + token.value).utf8)
+    #expect(data.count % 2 == 1)
+    guard let dump = try Self.dump("xxd", [], data) else { return }
+    let (findings, source) = scan("body:\n\(dump)", [token])
+    #expect(source.status.failureReason == nil)
+    #expect(findings.map(\.encoding) == ["hex-dump"], "\(dump)")
+  }
+
+  /// A dump of compressed bytes is opened: gzip from the real `gzip`, and raw deflate from
+  /// Python, an odd number of bytes so its last one stands alone in `xxd`'s dump; the twin, the
+  /// same dumps of another body, is clean.
+  @Test(arguments: [true, false])
+  func aDumpOfACompressedPayloadIsOpened(leak: Bool) throws {
+    let (data, token) = body()
+    let (other, _) = body()
+    guard ExternalTools.require("gzip", for: "this hex dump test") != nil,
+      let gzip = try ExternalTool.run("gzip", ["-c", "-n"], input: leak ? data : other),
+      let deflated = try DecodedRenderings.python(
+        "base64.b64encode(next(c for c in ((lambda o: o.compress(d + b' ' * k) + o.flush())"
+          + "(zlib.compressobj(9, zlib.DEFLATED, -15)) for k in range(64)) if len(c) % 2 == 1))",
+        leak ? data : other),
+      let deflate = Data(base64Encoded: deflated)
+    else { return }
+    for (payload, name) in [(gzip, "gzip → hex-dump"), (deflate, "deflate → hex-dump")] {
+      for (tool, arguments) in [("xxd", []), ("hexdump", ["-C"])] {
+        guard let dump = try Self.dump(tool, arguments, payload) else { return }
+        let (findings, source) = scan("2026-12-06T10:00:00Z DEBUG upload:\n\(dump)done\n", [token])
+        #expect(source.status.failureReason == nil)
+        #expect(findings.map(\.encoding) == (leak ? [name] : []), "\(tool) \(arguments):\n\(dump)")
+      }
+    }
+  }
+
   /// Each line logged on its own, behind the logger's timestamp and tag, is still one dump.
   @Test func dumpLinesBehindALogPrefixJoin() throws {
     let (data, token) = body()
