@@ -71,6 +71,7 @@ final class DecodingWorker {
   ) {
     let limit = lookahead ?? end
     var position = from
+    var joinedThrough = from
     var runs = EncodedRunWalk(
       text, end: end, findsPercent: decoders.percentRuns != nil, final: limit == end ? final : true,
       maxRun: maxRun)
@@ -129,10 +130,47 @@ final class DecodingWorker {
         case .joined(let wrapped): found += search(wrapped.decode(text, with: percent), in: text, depth: 0)
         }
       }
+      // The lines of a rendering joined already are not joined again from each of their runs
+      // (whose own head would read the numbers before them as a prefix).
+      if joinsWrappedLines, decoders.readsNumericRuns,
+        let numeric = Self.numericRun(run, endingWith: pieces, in: text),
+        numeric.range.lowerBound >= joinedThrough
+      {
+        switch WrappedNumericRun.join(
+          text, run: numeric, limit: limit, final: final, firstLineHead: firstLineHead)
+        {
+        case .none: break
+        case .unfinished:
+          if keepsForMore(from: numeric.range.lowerBound, limit: limit, maxRun: maxRun) { return }
+        case .joined(let wrapped) where wrapped.segments.last!.upperBound - numeric.range.lowerBound > maxRun:
+          stop(Self.tooLong(maxRun))
+        case .joined(let wrapped):
+          found += search(wrapped.decode(text, with: decoders), in: text, depth: 0)
+          joinedThrough = wrapped.segments.last!.upperBound
+        }
+      }
       if !pieces.isEmpty { found += search(pieces, in: text, depth: 0) }
       position = run.range.upperBound
     }
     resume = max(position, end - EncodedRun.blockLength)
+  }
+
+  /// The numeric run a wrapped rendering may start with: `run` itself, or the hex of a
+  /// compressed payload ending a base64 run (`data=1f8b0800…` at a line's end), read from
+  /// `pieces`, what the run decoded to.
+  private static func numericRun(
+    _ run: EncodedRun, endingWith pieces: [DecodedPiece], in text: UnsafePointer<UInt8>
+  ) -> EncodedRun? {
+    if run.kind == .numeric { return run }
+    // The piece reads whole bytes: an odd last digit (a line cut inside a byte) is left after it.
+    guard run.kind == .base64, let last = pieces.last, last.step == .hex, last.compressed,
+      last.span.upperBound == run.range.upperBound
+        || last.span.upperBound + 1 == run.range.upperBound
+          && HexDigit.value(text[last.span.upperBound]) != 0xFF
+    else { return nil }
+    var hex = EncodedRun(range: last.span.lowerBound..<run.range.upperBound, kind: .numeric)
+    hex.isHex = true
+    return hex
   }
 
   /// Resumes the next pass at `start`, where a join may go on past the text, when what is kept

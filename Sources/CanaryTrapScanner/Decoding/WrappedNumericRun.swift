@@ -1,0 +1,92 @@
+/// Bytes shown as hex groups, a byte list or plain hex that a log wrapped into lines, each under
+/// the logger's prefix or indentation: Foundation's `<1f8b0800 f9451…` description of a payload,
+/// `[123, 34, …` cut at 64 columns. A wrapped rendering is one rendering: its lines are joined
+/// past their layout, as ``WrappedPayload`` joins base64, and the joined text is decoded as one
+/// run, so a value cut at a line's end is read whole and a compressed payload is opened.
+///
+/// The run on the first line is still decoded on its own as well.
+struct WrappedNumericRun {
+  /// Each line's share of the rendering in the text: the run on the first line, then each
+  /// continuation past its layout.
+  var segments: [Range<Int>]
+
+  /// What joining the lines after a run found.
+  enum Outcome {
+    /// The run is not the start of a wrapped rendering.
+    case none
+    /// The rendering's lines.
+    case joined(WrappedNumericRun)
+    /// The rendering may go on past the text looked at: it is read once the rest is there.
+    case unfinished
+  }
+
+  /// The lines after `run` (a numeric run of `text`) that continue it, read in `text[..<limit]`;
+  /// `final` when the text ends at `limit`; `firstLineHead` holds the first bytes of the line
+  /// `text` begins inside, when it began before `text`. A run of hex digits alone (an id, a
+  /// digest) is joined only when it begins as a compressed payload does. Continuations join
+  /// while each is as wide as the first of them, up to one that is narrower or followed by other
+  /// text (`>`, `]`), which is the last.
+  static func join(
+    _ text: UnsafePointer<UInt8>, run: EncodedRun, limit: Int, final: Bool,
+    firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+  ) -> Outcome {
+    let range = run.range
+    guard range.upperBound < limit, ContinuationLines.isBreak(text[range.upperBound]) else {
+      return range.upperBound == limit && !final ? .unfinished : .none
+    }
+    guard !run.isHex || HexGroupDecoder.startsCompressed(text, range) else { return .none }
+    let head = ContinuationLines.head(text, run: range, firstLineHead: firstLineHead)
+    let classes = EncodedRun.classes
+    var segments = [range]
+    var lineEnd = range.upperBound
+    var width: Int?
+    lines: while true {
+      let next: Int
+      switch ContinuationLines.next(text, after: lineEnd, limit: limit, final: final) {
+      case .line(let start): next = start
+      case .end: break lines
+      case .unfinished: return .unfinished
+      }
+      let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
+      let layout = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
+      let start = layout.indented
+      var end = start
+      while end < limit && classes[Int(text[end])] & 2 != 0 { end += 1 }
+      if end == limit && !final { return .unfinished }
+      guard end > start else { break }
+      // A line is as wide as its text after the prefix, blanks included: a cut before the blank
+      // that separates two numbers starts the next line with it, which the layout skips.
+      let lineWidth = end - layout.prefixEnd
+      // The last line: followed by other text, or narrower than the lines before it.
+      let isLast =
+        end == limit || !ContinuationLines.isBreak(text[end]) || width.map { lineWidth < $0 } == true
+      if !isLast, let width, lineWidth != width { break }
+      segments.append(start..<end)
+      if isLast { break }
+      width = width ?? lineWidth
+      lineEnd = end
+    }
+    return segments.count > 1 ? .joined(WrappedNumericRun(segments: segments)) : .none
+  }
+
+  /// The pieces `decoders` read in the joined lines, placed on the text.
+  func decode(_ text: UnsafePointer<UInt8>, with decoders: RunDecoders) -> [DecodedPiece] {
+    let (joined, joinedOrigins) = ContinuationLines.joined(text, segments)
+    let count = joinedOrigins.count
+    var pieces: [DecodedPiece] = []
+    joined.withUnsafeBufferPointer { buffer in
+      var run = EncodedRun(range: 0..<count, kind: .numeric)
+      run.isHex = buffer.prefix(count).allSatisfy { HexDigit.value($0) != 0xFF }
+      decoders.decode(buffer.baseAddress!, count: count, run: run, into: &pieces)
+    }
+    for index in pieces.indices {
+      let span = pieces[index].span
+      pieces[index].span = joinedOrigins[span.lowerBound]..<joinedOrigins[span.upperBound - 1] + 1
+      for byte in pieces[index].starts.indices {
+        pieces[index].starts[byte] = Int32(joinedOrigins[Int(pieces[index].starts[byte])])
+        pieces[index].ends[byte] = Int32(joinedOrigins[Int(pieces[index].ends[byte]) - 1] + 1)
+      }
+    }
+    return pieces
+  }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+@testable import CanaryTrapScanner
+
+/// Hex groups, byte lists and plain hex that a logger wrapped into lines under its prefix are one
+/// rendering: a value cut at a line's end is read whole, and a compressed payload shown that way
+/// is opened (gzip and zlib from the real tools).
+@Suite struct WrappedNumericRunTests {
+  let generator = CanaryGenerator()
+
+  /// A JSON body whose e-mail and password canaries follow a random field.
+  func body() -> (Data, [Canary]) {
+    let email = Canary(value: generator.makeValue(.email), location: .custom("email"))
+    let password = Canary(value: generator.makeValue(.password), location: .custom("password"))
+    let trace = (0..<40).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    let object: [String: Any] = ["a_trace": trace, "profile": ["email": email.value, "password": password.value]]
+    return (try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), [email, password])
+  }
+
+  func scan(_ text: String, _ canaries: [Canary], joins: Bool = true) -> ([LeakFinding], ScannedSource) {
+    var options = ScanOptions()
+    options.joinsWrappedLines = joins
+    return LeakScanner(canaries: canaries, options: options).scan(.bytes(Data(text.utf8), name: "app.log"))
+  }
+
+  func names(_ findings: [LeakFinding], _ canary: Canary) -> Set<String> {
+    Set(findings.filter { $0.canary.value == canary.value }.map(\.encoding))
+  }
+
+  /// `message` cut at `width` columns, each line under a counter and a timestamp.
+  static func wrapped(_ message: String, width: Int) -> String {
+    let characters = Array(message)
+    let pieces = stride(from: 0, to: characters.count, by: width).map {
+      String(characters[$0..<min(characters.count, $0 + width)])
+    }
+    return pieces.enumerated().map { index, piece in
+      "2026-12-06T10:00:0\(index % 10).\(100 + index)Z D net [\(index + 1)/\(pieces.count)] \(piece)\n"
+    }.joined()
+  }
+
+  /// The renderings of `data`, by the name a canary inside is found under.
+  static func renderings(_ data: Data) -> [(text: String, name: String)] {
+    [
+      ("body: " + DecodedRenderings.nsData(data), "nsdata-hex"),
+      ("body: " + DecodedRenderings.byteList(data), "byte-list"),
+      ("body: " + DecodedRenderings.hexByteList(data), "hex-byte-list"),
+    ]
+  }
+
+  @Test(arguments: [41, 64, 77])
+  func aWrappedRenderingOfTheBodyIsReadWhole(width: Int) throws {
+    let (data, canaries) = body()
+    for (text, name) in Self.renderings(data) {
+      let log = "2026-12-06T10:00:00.000Z D net request\n" + Self.wrapped(text, width: width) + "done\n"
+      let (findings, source) = scan(log, canaries)
+      #expect(source.status.failureReason == nil)
+      #expect(names(findings, canaries[0]) == [name], "\(width) \(name)")
+      #expect(names(findings, canaries[1]) == ["json-escaped → " + name], "\(width) \(name)")
+    }
+  }
+
+  /// gzip and zlib from the real tools, shown as a `Data` description, a byte list and plain
+  /// hex (after `: ` or a key), wrapped: opened. The twins: the same payloads of another body hold nothing, and without
+  /// joining lines the payloads are not opened (the lines after the first hold the canaries).
+  @Test(arguments: [true, false])
+  func aWrappedCompressedPayloadIsOpened(leak: Bool) throws {
+    let (data, canaries) = body()
+    let (other, _) = body()
+    guard ExternalTools.require("gzip", for: "this decoding test") != nil,
+      let gzip = try ExternalTool.run("gzip", ["-c", "-n"], input: leak ? data : other),
+      let zlib = try DecodedRenderings.python("base64.b64encode(zlib.compress(d))", leak ? data : other),
+      let zlibBytes = Data(base64Encoded: zlib)
+    else { return }
+    let payloads: [(text: String, name: String)] = [
+      ("upload: " + DecodedRenderings.nsData(gzip), "gzip → nsdata-hex"),
+      ("upload: " + DecodedRenderings.byteList(gzip), "gzip → byte-list"),
+      ("upload: " + zlibBytes.map { String(format: "%02x", $0) }.joined(), "zlib → hex"),
+      ("upload data=" + gzip.map { String(format: "%02X", $0) }.joined(), "gzip → hex"),
+    ]
+    // An odd width cuts lines inside a byte's two digits.
+    for (text, name) in payloads {
+      let log = Self.wrapped(text, width: 63) + "2026-12-06T10:00:09.999Z D net done\n"
+      let (findings, source) = scan(log, canaries)
+      #expect(source.status.failureReason == nil)
+      #expect(names(findings, canaries[0]) == (leak ? [name] : []), "\(name)")
+      #expect(names(findings, canaries[1]) == (leak ? ["json-escaped → " + name] : []), "\(name)")
+      #expect(scan(log, canaries, joins: false).0.isEmpty, "\(name) unjoined")
+    }
+  }
+}
