@@ -15,7 +15,9 @@ import Testing
     let email = Canary(value: generator.makeValue(.email), location: .custom("email"))
     let password = Canary(value: generator.makeValue(.password), location: .custom("password"))
     let trace = (0..<40).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-    let object: [String: Any] = ["a_trace": trace, "profile": ["email": email.value, "password": password.value]]
+    let object: [String: Any] = [
+      "a_trace": trace, "profile": ["email": email.value, "password": password.value],
+    ]
     return (try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), [email, password])
   }
 
