@@ -81,12 +81,25 @@ final class CompressedPayload {
   /// of the ``HeaderedFormat``s, or raw deflate (see ``mayStartRawDeflate(_:)``). `head` holds
   /// the first 12 decoded bytes or all.
   static func mayStart(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
+    startsWithHeader(head) || mayStartRawDeflate(head)
+  }
+
+  /// Whether decoded bytes starting with `head` begin with a compressed stream's header: gzip,
+  /// zlib, zip or one of the ``HeaderedFormat``s (raw deflate has none).
+  static func startsWithHeader(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
     guard head.count >= 3 else { return false }
     if head[0] == 0x1F && head[1] == 0x8B && head[2] == 0x08 { return true }
     if isZlibHeader(head[0], head[1]) { return true }
     if head.count >= 4 && isZipHeader(head[0], head[1], head[2], head[3]) { return true }
-    if HeaderedFormat(head) != nil { return true }
-    return mayStartRawDeflate(head)
+    return HeaderedFormat(head) != nil
+  }
+
+  /// Whether a payload whose first two bytes are `first` and `second` may pass
+  /// ``startsWithHeader(_:)``.
+  @inline(__always)
+  static func mayStartWithHeader(first: UInt8, second: UInt8) -> Bool {
+    first == 0x1F && second == 0x8B || isZlibHeader(first, second) || first == 0x50 && second == 0x4B
+      || HeaderedFormat.mayBeSignature(first, second)
   }
 
   static func isZlibHeader(_ first: UInt8, _ second: UInt8) -> Bool {
@@ -162,9 +175,7 @@ final class CompressedPayload {
     for pair in 0..<(1 << 16) {
       let first = UInt8(pair >> 8)
       let second = UInt8(pair & 0xFF)
-      if first == 0x1F && second == 0x8B || isZlibHeader(first, second) || first == 0x50 && second == 0x4B
-        || HeaderedFormat.mayBeSignature(first, second) || deflate[Int(first) << 5 | Int(second & 31)]
-      {
+      if mayStartWithHeader(first: first, second: second) || deflate[Int(first) << 5 | Int(second & 31)] {
         words[pair >> 6] |= 1 << UInt64(pair & 63)
       }
     }

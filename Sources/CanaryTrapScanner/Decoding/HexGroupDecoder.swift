@@ -64,24 +64,31 @@ struct HexGroupDecoder: RunDecoder {
   /// tests, 12 bytes.
   static let payloadHeadDigits = 24
 
-  /// Whether the hex digits of `run` (at least ``payloadHeadDigits``) begin with the bytes of a
-  /// compressed stream (`1f8b08…` for gzip, `789c…` for zlib): an ungrouped run that is no id or
-  /// digest, which the forward `hex` literals cannot see into.
+  /// The most hex digits a digest shows (SHA-512's 128): a longer run of plain hex is no digest.
+  static let longestDigestDigits = 128
+
+  /// Whether the hex digits of `run` (at least ``payloadHeadDigits``) begin as a compressed
+  /// stream does: an ungrouped run that is no id or digest, which the forward `hex` literals
+  /// cannot see into. A header is looked for (`1f8b08…` for gzip, `789c…` for zlib, zip's,
+  /// bzip2's…); raw deflate, which has none, only in a run longer than any digest: about one id
+  /// or digest in a hundred would pass its test and be inflated in vain. (Its `Data` description,
+  /// a byte list or a dump is always tried.)
   static func startsCompressed(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
     guard run.count >= payloadHeadDigits else { return false }
-    let digits = HexDigit.values
+    let mayBeDeflate = run.count > longestDigestDigits
     // The first two bytes turn nearly every id and digest away before the head is read.
-    let first = digits[Int(text[run.lowerBound])] << 4 | digits[Int(text[run.lowerBound + 1])]
-    let second = digits[Int(text[run.lowerBound + 2])] << 4 | digits[Int(text[run.lowerBound + 3])]
-    guard CompressedPayload.mayStart(first: first, second: second) else { return false }
+    guard let first = byte(text, at: run.lowerBound), let second = byte(text, at: run.lowerBound + 2),
+      mayBeDeflate
+        ? CompressedPayload.mayStart(first: first, second: second)
+        : CompressedPayload.mayStartWithHeader(first: first, second: second)
+    else { return false }
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: payloadHeadDigits / 2) { head in
       for index in head.indices {
-        let high = digits[Int(text[run.lowerBound + 2 * index])]
-        let low = digits[Int(text[run.lowerBound + 2 * index + 1])]
-        guard high != 0xFF, low != 0xFF else { return false }
-        head[index] = high << 4 | low
+        guard let value = byte(text, at: run.lowerBound + 2 * index) else { return false }
+        head[index] = value
       }
-      return CompressedPayload.mayStart(UnsafeBufferPointer(head))
+      let bytes = UnsafeBufferPointer(head)
+      return mayBeDeflate ? CompressedPayload.mayStart(bytes) : CompressedPayload.startsWithHeader(bytes)
     }
   }
 
@@ -89,17 +96,32 @@ struct HexGroupDecoder: RunDecoder {
   /// does (``startsCompressed(_:_:)``): hex after a key or before other text in a base64 run
   /// (`body=1f8b0800…-end`).
   static func payload(_ text: UnsafePointer<UInt8>, startingAt run: Range<Int>) -> DecodedPiece? {
-    let digits = HexDigit.values
     var end = run.lowerBound
-    while end < run.upperBound && digits[Int(text[end])] != 0xFF { end += 1 }
+    while end < run.upperBound && digit(text[end]) != 0xFF { end += 1 }
     end -= (end - run.lowerBound) % 2
     guard startsCompressed(text, run.lowerBound..<end) else { return nil }
     var piece = DecodedPiece(bytes: [], span: run.lowerBound..<end, step: .hex, compressed: true)
     piece.bytes.reserveCapacity((end - run.lowerBound) / 2)
-    for index in stride(from: run.lowerBound, to: end, by: 2) {
-      piece.bytes.append(digits[Int(text[index])] << 4 | digits[Int(text[index + 1])])
-    }
+    for index in stride(from: run.lowerBound, to: end, by: 2) { piece.bytes.append(byte(text, at: index)!) }
     return piece
+  }
+
+  /// The value of the hex digit `character`, 0xFF for another byte: computed, so that the hot
+  /// tests of every run read no static table (each read of one costs a `swift_once`).
+  @inline(__always)
+  static func digit(_ character: UInt8) -> UInt8 {
+    let decimal = character &- 0x30
+    if decimal < 10 { return decimal }
+    let letter = (character | 0x20) &- 0x61
+    return letter < 6 ? letter + 10 : 0xFF
+  }
+
+  /// The byte the two hex digits at `index` of `text` stand for, `nil` when either is no digit.
+  @inline(__always)
+  static func byte(_ text: UnsafePointer<UInt8>, at index: Int) -> UInt8? {
+    let high = digit(text[index])
+    let low = digit(text[index + 1])
+    return high > 15 || low > 15 ? nil : high << 4 | low
   }
 
   /// Whether `<` stands just before `start`, as it opens swift-corelibs-foundation's description.
