@@ -216,10 +216,13 @@ package final class ScanStream {
       cursor.advance(over: buffer + cursorIndex, count: match.start - cursorIndex)
       cursorIndex = match.start
       let (line, column) = cursor.lineAndColumn
+      // A match covering a whole payload shows its start only, as far as the radius reaches.
+      let shown = match.coversRun ? match.start..<match.start : match.start..<match.end
       let bounds = Excerpt.bounds(
-        in: UnsafeBufferPointer(start: buffer, count: count), match: match.start..<match.end, radius: radius)
-      let excerpt = Excerpt.render(
+        in: UnsafeBufferPointer(start: buffer, count: count), match: shown, radius: radius)
+      var excerpt = Excerpt.render(
         UnsafeBufferPointer(start: buffer + bounds.lowerBound, count: bounds.count))
+      if bounds.upperBound < match.end { excerpt += "…" }
       findings.append(
         LeakFinding(
           canary: canaries[canary],

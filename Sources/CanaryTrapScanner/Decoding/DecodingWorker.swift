@@ -293,6 +293,7 @@ final class DecodingWorker {
       } else {
         outer.start = piece.span.lowerBound
         outer.end = piece.span.upperBound
+        outer.coversRun = true
       }
       found.append(outer)
     }

@@ -25,7 +25,7 @@ struct WrappedNumericRun {
   /// `text` begins inside, when it began before `text`. A run of hex digits alone (an id, a
   /// digest) is joined only when it begins as a compressed payload does. Continuations join
   /// while each is as wide as the first of them, up to one that is narrower or followed by other
-  /// text (`>`, `]`), which is the last.
+  /// text (`>`, `]`), which is the last; one whose numbers run on into a word is not joined.
   static func join(
     _ text: UnsafePointer<UInt8>, run: EncodedRun, limit: Int, final: Bool,
     firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
@@ -57,9 +57,12 @@ struct WrappedNumericRun {
       // A line is as wide as its text after the prefix, blanks included: a cut before the blank
       // that separates two numbers starts the next line with it, which the layout skips.
       let lineWidth = end - layout.prefixEnd
+      let followedByText = end < limit && !ContinuationLines.isBreak(text[end])
+      // Letters or `-` right after the numbers (`done`, a timestamp's `2026-12-06`) are the next
+      // message's text, not this rendering's end: its `>`, `]` or `"` is.
+      if followedByText && Self.continuesAWord(text[end]) { break }
       // The last line: followed by other text, or narrower than the lines before it.
-      let isLast =
-        end == limit || !ContinuationLines.isBreak(text[end]) || width.map { lineWidth < $0 } == true
+      let isLast = end == limit || followedByText || width.map { lineWidth < $0 } == true
       if !isLast, let width, lineWidth != width { break }
       segments.append(start..<end)
       if isLast { break }
@@ -67,6 +70,12 @@ struct WrappedNumericRun {
       lineEnd = end
     }
     return segments.count > 1 ? .joined(WrappedNumericRun(segments: segments)) : .none
+  }
+
+  /// Whether `byte`, right after a line's numbers, goes on with them as a word does: a letter,
+  /// `_` or `-`.
+  private static func continuesAWord(_ byte: UInt8) -> Bool {
+    (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
   }
 
   /// The pieces `decoders` read in the joined lines, placed on the text.

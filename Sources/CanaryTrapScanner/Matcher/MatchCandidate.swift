@@ -23,4 +23,8 @@ struct MatchCandidate: Hashable {
   /// Found in bytes decoded from the text (``DecodingPass``): reported by the buffer that
   /// decoded its run, whatever the overlap.
   var decoded = false
+  /// Placed on the whole run it was decoded from (a compressed payload): its excerpt shows the
+  /// run's start only, since the run holds more than the canary (the app's other data, in a
+  /// form anyone can decode).
+  var coversRun = false
 }

@@ -150,6 +150,26 @@ import Testing
     }
   }
 
+  /// A finding in a compressed payload is placed on the whole payload, which holds more than the
+  /// canary (the app's other data, in a form anyone can decode): its excerpt shows the radius
+  /// before it and the payload's first bytes only, then `…`; a short payload is shown whole.
+  @Test func aPayloadsExcerptShowsItsStartOnly() throws {
+    let (data, canaries) = body()
+    guard let encoded = try DecodedRenderings.python("base64.b64encode(gzip.compress(d))", data) else {
+      return
+    }
+    let (findings, _) = scan("upload payload=\(encoded) done\n", canaries)
+    #expect(findings.count == 2)
+    for finding in findings {
+      #expect(finding.excerpt == "upload payload=" + encoded.prefix(20) + "…")
+    }
+    // The twin: a radius longer than the payload shows it whole, with no mark.
+    var wide = ScanOptions()
+    wide.excerptRadius = encoded.count + 10
+    let (whole, _) = scan("upload payload=\(encoded) done\n", canaries, options: wide)
+    #expect(whole.map(\.excerpt) == Array(repeating: "upload payload=\(encoded) done", count: 2))
+  }
+
   /// A payload written straight before text in the other base64 alphabet (`…AAA-end`, a
   /// `_`-joined key after standard base64) is read with it: the text it ran into decodes to a
   /// few stray bytes after the payload's own and does not hide it.
