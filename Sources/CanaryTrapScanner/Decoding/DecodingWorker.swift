@@ -144,6 +144,7 @@ final class DecodingWorker {
           if keepsForMore(from: numeric.range.lowerBound, limit: limit, maxRun: maxRun) { return }
         case .joined(let wrapped) where wrapped.segments.last!.upperBound - numeric.range.lowerBound > maxRun:
           stop(Self.tooLong(maxRun))
+          joinedThrough = wrapped.segments.last!.upperBound
         case .joined(let wrapped):
           found += search(wrapped.decode(text, with: decoders), in: text, depth: 0)
           joinedThrough = wrapped.segments.last!.upperBound

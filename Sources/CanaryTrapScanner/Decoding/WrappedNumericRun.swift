@@ -22,8 +22,8 @@ struct WrappedNumericRun {
 
   /// The lines after `run` (a numeric run of `text`) that continue it, read in `text[..<limit]`;
   /// `final` when the text ends at `limit`; `firstLineHead` holds the first bytes of the line
-  /// `text` begins inside, when it began before `text`. A run of hex digits alone (an id, a
-  /// digest) is joined only when it begins as a compressed payload does. Continuations join
+  /// `text` begins inside, when it began before `text`. Only a run that starts a rendering
+  /// (``startsARendering(_:_:)``) is joined. Continuations join
   /// while each is as wide as the first of them, up to one that is narrower or followed by other
   /// text (`>`, `]`), which is the last; one whose numbers run on into a word is not joined.
   static func join(
@@ -34,7 +34,7 @@ struct WrappedNumericRun {
     guard range.upperBound < limit, ContinuationLines.isBreak(text[range.upperBound]) else {
       return range.upperBound == limit && !final ? .unfinished : .none
     }
-    guard !run.isHex || HexGroupDecoder.startsCompressed(text, range) else { return .none }
+    guard startsARendering(text, range) else { return .none }
     let head = ContinuationLines.head(text, run: range, firstLineHead: firstLineHead)
     let classes = EncodedRun.classes
     var segments = [range]
@@ -70,6 +70,22 @@ struct WrappedNumericRun {
       lineEnd = end
     }
     return segments.count > 1 ? .joined(WrappedNumericRun(segments: segments)) : .none
+  }
+
+  /// Whether `run` starts a rendering a logger may have wrapped: after `<` or `[`, at `0x`, or
+  /// hex that begins as a compressed payload does. Numbers a line merely ends with (a table, a
+  /// CSV row, a digest) are not joined with the next line's.
+  static func startsARendering(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
+    var first = run.lowerBound
+    while first < run.upperBound && text[first] == 0x20 { first += 1 }
+    guard first + 2 <= run.upperBound else { return false }
+    if first > 0 && (text[first - 1] == UInt8(ascii: "<") || text[first - 1] == UInt8(ascii: "[")) {
+      return true
+    }
+    if text[first] == UInt8(ascii: "0") && text[first + 1] | 0x20 == UInt8(ascii: "x") { return true }
+    var end = first
+    while end < run.upperBound && HexGroupDecoder.digit(text[end]) != 0xFF { end += 1 }
+    return HexGroupDecoder.startsCompressed(text, first..<end)
   }
 
   /// Whether `byte`, right after a line's numbers, goes on with them as a word does: a letter,

@@ -63,6 +63,16 @@ import Testing
     }
   }
 
+  /// Numbers a line merely ends with are no rendering: 20,000 rows of a table, all as wide, are not
+  /// joined into one run (which would pass the longest run decoded and make the log inconclusive).
+  @Test func aTableOfNumbersIsNotJoined() {
+    let (_, canaries) = body()
+    let rows = String(repeating: "12, 34, 56, 78, 90, 12, 34, 56, 78\n", count: 20_000)
+    let (findings, source) = scan(rows, canaries)
+    #expect(findings.isEmpty)
+    #expect(source.status.failureReason == nil)
+  }
+
   /// gzip and zlib from the real tools, shown as a `Data` description, a byte list and plain
   /// hex (after `: ` or a key), wrapped: opened. The twins: the same payloads of another body hold nothing, and without
   /// joining lines the payloads are not opened (the lines after the first hold the canaries).
