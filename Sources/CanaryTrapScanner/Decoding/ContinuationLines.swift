@@ -1,6 +1,6 @@
 /// The lines that continue a run ending its line, as a wrapping logger writes them: what
-/// ``WrappedPayload`` and ``WrappedPercentRun`` step through, past the layout that
-/// ``LineJunctionSearch/continuationLayout(_:lineHead:continuation:)`` reads.
+/// ``WrappedPayload``, ``WrappedPercentRun`` and ``WrappedNumericRun`` step through, past the
+/// layout that ``LineJunctionSearch/continuationLayout(_:lineHead:continuation:)`` reads.
 enum ContinuationLines {
   /// Where the line after a line break starts.
   enum Next {
@@ -37,6 +37,34 @@ enum ContinuationLines {
     next += 1
     if next == limit { return final ? .end : .unfinished }
     return .line(next)
+  }
+
+  /// The line after a line break, past its layout.
+  enum Continuation {
+    /// The line's text starts at `start`, after the prefix it repeats (ending at `prefixEnd`)
+    /// and its indentation.
+    case line(prefixEnd: Int, start: Int)
+    /// The text (or the run, at a lone `\r`) ends before another line.
+    case end
+    /// The next line may start past the text looked at.
+    case unfinished
+  }
+
+  /// The line after the break at `lineEnd` in `text[..<limit]` (`final` when the text ends at
+  /// `limit`), past the layout a wrapping logger put there, read against `head`, the first bytes
+  /// of the line it continues (``LineJunctionSearch/continuationLayout(_:lineHead:continuation:)``).
+  static func continuation(
+    _ text: UnsafePointer<UInt8>, after lineEnd: Int, head: UnsafeBufferPointer<UInt8>, limit: Int,
+    final: Bool
+  ) -> Continuation {
+    switch next(text, after: lineEnd, limit: limit, final: final) {
+    case .end: return .end
+    case .unfinished: return .unfinished
+    case .line(let next):
+      let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
+      let layout = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
+      return .line(prefixEnd: layout.prefixEnd, start: layout.indented)
+    }
   }
 
   /// The bytes of `segments` of `text` joined, followed by 8 zero bytes (the matcher's and the

@@ -23,9 +23,9 @@ struct WrappedNumericRun {
   /// The lines after `run` (a numeric run of `text`) that continue it, read in `text[..<limit]`;
   /// `final` when the text ends at `limit`; `firstLineHead` holds the first bytes of the line
   /// `text` begins inside, when it began before `text`. Only a run that starts a rendering
-  /// (``startsARendering(_:_:)``) is joined. Continuations join
-  /// while each is as wide as the first of them, up to one that is narrower or followed by other
-  /// text (`>`, `]`), which is the last; one whose numbers run on into a word is not joined.
+  /// (``startsARendering(_:_:)``) is joined. Continuations join while each is as wide as the first
+  /// of them, up to one that is narrower or followed by other text (`>`, `]`), which is the last;
+  /// one whose numbers run on into a word is not joined.
   static func join(
     _ text: UnsafePointer<UInt8>, run: EncodedRun, limit: Int, final: Bool,
     firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
@@ -41,22 +41,19 @@ struct WrappedNumericRun {
     var lineEnd = range.upperBound
     var width: Int?
     lines: while true {
-      let next: Int
-      switch ContinuationLines.next(text, after: lineEnd, limit: limit, final: final) {
-      case .line(let start): next = start
+      let (prefixEnd, start): (Int, Int)
+      switch ContinuationLines.continuation(text, after: lineEnd, head: head, limit: limit, final: final) {
+      case .line(let layoutEnd, let textStart): (prefixEnd, start) = (layoutEnd, textStart)
       case .end: break lines
       case .unfinished: return .unfinished
       }
-      let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
-      let layout = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
-      let start = layout.indented
       var end = start
       while end < limit && classes[Int(text[end])] & 2 != 0 { end += 1 }
       if end == limit && !final { return .unfinished }
       guard end > start else { break }
       // A line is as wide as its text after the prefix, blanks included: a cut before the blank
       // that separates two numbers starts the next line with it, which the layout skips.
-      let lineWidth = end - layout.prefixEnd
+      let lineWidth = end - prefixEnd
       let followedByText = end < limit && !ContinuationLines.isBreak(text[end])
       // Letters or `-` right after the numbers (`done`, a timestamp's `2026-12-06`) are the next
       // message's text, not this rendering's end: its `>`, `]` or `"` is.

@@ -65,15 +65,12 @@ struct WrappedPayload {
     var lineEnd = run.upperBound
     var width: Int?
     lines: while true {
-      let next: Int
-      switch ContinuationLines.next(text, after: lineEnd, limit: limit, final: final) {
-      case .line(let start): next = start
+      let start: Int
+      switch ContinuationLines.continuation(text, after: lineEnd, head: head, limit: limit, final: final) {
+      case .line(_, let textStart): start = textStart
       case .end: break lines
       case .unfinished: return .unfinished
       }
-      let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
-      let start = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
-        .indented
       var end = start
       while end < limit && values[Int(text[end])] != 0xFF { end += 1 }
       var padded = end

@@ -52,16 +52,14 @@ struct WrappedPercentRun {
     var lineEnd = run.upperBound
     var width: Int?
     lines: while segments.count <= maxFurtherLines {
-      let next: Int
-      switch ContinuationLines.next(text, after: lineEnd, limit: limit, final: final) {
-      case .line(let start): next = start
+      let start: Int
+      switch ContinuationLines.continuation(text, after: lineEnd, head: head, limit: limit, final: final) {
+      case .line(_, let textStart): start = textStart
       case .end: break lines
       case .unfinished: return .unfinished
       }
-      guard !ContinuationLines.isBreak(text[next]) else { break }
-      let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
-      let start = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
-        .indented
+      // An empty line (its layout is then empty too) ends the run.
+      guard !ContinuationLines.isBreak(text[start]) else { break }
       var end = start
       while end < limit && urlBytes[Int(text[end])] { end += 1 }
       if end == limit && !final { return .unfinished }
