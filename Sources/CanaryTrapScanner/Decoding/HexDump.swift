@@ -215,7 +215,7 @@ struct HexDump {
       let gap = index - gapStart
       guard gap >= 1 && gap <= maxGap + (groups.isEmpty ? 1 : 0) else { break }
       let token = index
-      while index < end && HexDigit.value(text[index]) != 0xFF { index += 1 }
+      index = HexDigit.runEnd(in: text, from: index, to: end)
       let width = index - token
       guard width >= 2, width <= 16, width % 2 == 0, index == end || isBlank(text[index]),
         groups.first.map({ $0.count >= width }) ?? true

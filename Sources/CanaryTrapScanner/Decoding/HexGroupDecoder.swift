@@ -77,14 +77,15 @@ struct HexGroupDecoder: RunDecoder {
     guard run.count >= payloadHeadDigits else { return false }
     let mayBeDeflate = run.count > longestDigestDigits
     // The first two bytes turn nearly every id and digest away before the head is read.
-    guard let first = byte(text, at: run.lowerBound), let second = byte(text, at: run.lowerBound + 2),
+    guard let first = HexDigit.byte(in: text, at: run.lowerBound),
+      let second = HexDigit.byte(in: text, at: run.lowerBound + 2),
       mayBeDeflate
         ? CompressedPayload.mayStart(first: first, second: second)
         : CompressedPayload.mayStartWithHeader(first: first, second: second)
     else { return false }
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: payloadHeadDigits / 2) { head in
       for index in head.indices {
-        guard let value = byte(text, at: run.lowerBound + 2 * index) else { return false }
+        guard let value = HexDigit.byte(in: text, at: run.lowerBound + 2 * index) else { return false }
         head[index] = value
       }
       let bytes = UnsafeBufferPointer(head)
@@ -96,32 +97,15 @@ struct HexGroupDecoder: RunDecoder {
   /// does (``startsCompressed(_:_:)``): hex after a key or before other text in a base64 run
   /// (`body=1f8b0800…-end`).
   static func payload(_ text: UnsafePointer<UInt8>, startingAt run: Range<Int>) -> DecodedPiece? {
-    var end = run.lowerBound
-    while end < run.upperBound && digit(text[end]) != 0xFF { end += 1 }
+    var end = HexDigit.runEnd(in: text, from: run.lowerBound, to: run.upperBound)
     end -= (end - run.lowerBound) % 2
     guard startsCompressed(text, run.lowerBound..<end) else { return nil }
     var piece = DecodedPiece(bytes: [], span: run.lowerBound..<end, step: .hex, compressed: true)
     piece.bytes.reserveCapacity((end - run.lowerBound) / 2)
-    for index in stride(from: run.lowerBound, to: end, by: 2) { piece.bytes.append(byte(text, at: index)!) }
+    for index in stride(from: run.lowerBound, to: end, by: 2) {
+      piece.bytes.append(HexDigit.byte(in: text, at: index)!)
+    }
     return piece
-  }
-
-  /// The value of the hex digit `character`, 0xFF for another byte: computed, so that the hot
-  /// tests of every run read no static table (each read of one costs a `swift_once`).
-  @inline(__always)
-  static func digit(_ character: UInt8) -> UInt8 {
-    let decimal = character &- 0x30
-    if decimal < 10 { return decimal }
-    let letter = (character | 0x20) &- 0x61
-    return letter < 6 ? letter + 10 : 0xFF
-  }
-
-  /// The byte the two hex digits at `index` of `text` stand for, `nil` when either is no digit.
-  @inline(__always)
-  static func byte(_ text: UnsafePointer<UInt8>, at index: Int) -> UInt8? {
-    let high = digit(text[index])
-    let low = digit(text[index + 1])
-    return high > 15 || low > 15 ? nil : high << 4 | low
   }
 
   /// Whether `<` stands just before `start`, as it opens swift-corelibs-foundation's description.

@@ -71,16 +71,34 @@ struct DecodedPiece {
 
 /// Hex digit values, 0xFF for other bytes.
 enum HexDigit {
-  static let values: [UInt8] = (0..<256).map { value in
-    switch UInt8(value) {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(value) - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(value) - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(value) - UInt8(ascii: "A") + 10
-    default: 0xFF
-    }
+  /// ``value(_:)`` of every byte, for loops that read it once.
+  static let values: [UInt8] = (0..<256).map { value(UInt8($0)) }
+
+  /// The value of the hex digit `character` (either case), 0xFF for another byte: computed, so
+  /// that hot tests read no static table (each read of one costs a `swift_once`).
+  @inline(__always)
+  static func value(_ character: UInt8) -> UInt8 {
+    let decimal = character &- 0x30
+    if decimal < 10 { return decimal }
+    let letter = (character | 0x20) &- 0x61
+    return letter < 6 ? letter + 10 : 0xFF
   }
 
-  static func value(_ byte: UInt8) -> UInt8 { values[Int(byte)] }
+  /// The byte the two hex digits at `index` of `text` stand for, `nil` when either is no digit.
+  @inline(__always)
+  static func byte(in text: UnsafePointer<UInt8>, at index: Int) -> UInt8? {
+    let high = value(text[index])
+    let low = value(text[index + 1])
+    return high > 15 || low > 15 ? nil : high << 4 | low
+  }
+
+  /// Where the hex digits starting at `start` of `text[..<end]` end.
+  @inline(__always)
+  static func runEnd(in text: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+    var index = start
+    while index < end && value(text[index]) != 0xFF { index += 1 }
+    return index
+  }
 
   /// The byte a `%XX` escape at `index` of `text[..<end]` stands for, hex digits in either case,
   /// or `nil` when no escape stands there. A loop passes ``values`` as `digits`, read once before

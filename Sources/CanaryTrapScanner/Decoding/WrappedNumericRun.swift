@@ -80,9 +80,8 @@ struct WrappedNumericRun {
       return true
     }
     if text[first] == UInt8(ascii: "0") && text[first + 1] | 0x20 == UInt8(ascii: "x") { return true }
-    var end = first
-    while end < run.upperBound && HexGroupDecoder.digit(text[end]) != 0xFF { end += 1 }
-    return HexGroupDecoder.startsCompressed(text, first..<end)
+    return HexGroupDecoder.startsCompressed(
+      text, first..<HexDigit.runEnd(in: text, from: first, to: run.upperBound))
   }
 
   /// Whether `byte`, right after a line's numbers, goes on with them as a word does: a letter,
