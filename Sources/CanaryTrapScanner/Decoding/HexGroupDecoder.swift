@@ -97,9 +97,19 @@ struct HexGroupDecoder: RunDecoder {
   /// does (``startsCompressed(_:_:)``): hex after a key or before other text in a base64 run
   /// (`body=1f8b0800…-end`).
   static func payload(_ text: UnsafePointer<UInt8>, startingAt run: Range<Int>) -> DecodedPiece? {
-    var end = HexDigit.runEnd(in: text, from: run.lowerBound, to: run.upperBound)
+    // The first two bytes turn nearly every run away (a digest, an id, a token) before its
+    // digits are counted; then the head decides (a header, or raw deflate past a digest's
+    // length), and the digits are counted to the end only for a payload.
+    guard run.count >= payloadHeadDigits, let first = HexDigit.byte(in: text, at: run.lowerBound),
+      let second = HexDigit.byte(in: text, at: run.lowerBound + 2),
+      CompressedPayload.mayStart(first: first, second: second)
+    else { return nil }
+    let headBound = min(run.upperBound, run.lowerBound + longestDigestDigits + 2)
+    var headEnd = HexDigit.runEnd(in: text, from: run.lowerBound, to: headBound)
+    headEnd -= (headEnd - run.lowerBound) % 2
+    guard startsCompressed(text, run.lowerBound..<headEnd) else { return nil }
+    var end = HexDigit.runEnd(in: text, from: headEnd, to: run.upperBound)
     end -= (end - run.lowerBound) % 2
-    guard startsCompressed(text, run.lowerBound..<end) else { return nil }
     var piece = DecodedPiece(bytes: [], span: run.lowerBound..<end, step: .hex, compressed: true)
     piece.bytes.reserveCapacity((end - run.lowerBound) / 2)
     for index in stride(from: run.lowerBound, to: end, by: 2) {
