@@ -40,7 +40,7 @@ enum CandidateResolver {
   private static func resolveEachCanary(_ candidates: [MatchCandidate]) -> [MatchCandidate] {
     // Where a decoded match and a forward one cover the same bytes, the forward one is kept
     // (found in the text as it stands), then the lower chain id: the same in every run.
-    let sorted = candidates.sorted {
+    let sorted = droppingWiderDecoded(candidates).sorted {
       ($0.canary, $0.rank.rawValue, $0.start, $1.end, $0.decoded ? 1 : 0, $0.chain)
         < ($1.canary, $1.rank.rawValue, $1.start, $0.end, $1.decoded ? 1 : 0, $1.chain)
     }
@@ -65,6 +65,37 @@ enum CandidateResolver {
       result += accepted
     }
     return result
+  }
+
+  /// `candidates` without each decoded match whose span holds that of another decoded match of
+  /// the same canary, rank and chain: a payload a wrapped-line join read together with the next
+  /// line's (as a gzip stream's second member) is found in both, and the narrower one places
+  /// the finding on its own line.
+  private static func droppingWiderDecoded(_ candidates: [MatchCandidate]) -> [MatchCandidate] {
+    var decoded = candidates.indices.filter { candidates[$0].decoded }
+    guard decoded.count > 1 else { return candidates }
+    decoded.sort {
+      let (a, b) = (candidates[$0], candidates[$1])
+      return (a.canary, a.chain, a.rank.rawValue, a.start, b.end) < (
+        b.canary, b.chain, b.rank.rawValue, b.start, a.end
+      )
+    }
+    var wider = Set<Int>()
+    for (position, index) in decoded.enumerated() {
+      let outer = candidates[index]
+      // Those after it in order start within it; one ending within it too (not the same span) is narrower.
+      for other in decoded[(position + 1)...].lazy.map({ candidates[$0] }) {
+        guard other.canary == outer.canary, other.chain == outer.chain, other.rank == outer.rank,
+          other.start < outer.end
+        else { break }
+        if other.end <= outer.end && (other.start, other.end) != (outer.start, outer.end) {
+          wider.insert(index)
+          break
+        }
+      }
+    }
+    guard !wider.isEmpty else { return candidates }
+    return candidates.indices.filter { !wider.contains($0) }.map { candidates[$0] }
   }
 
   /// Whether `candidate` overlaps any of `accepted` (sorted by start, pairwise disjoint).

@@ -1,5 +1,6 @@
 import CanaryTrap
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -39,11 +40,26 @@ struct WrappedLoggingMatrixTests {
     return text
   }
 
+  /// The lines of `messages` holding the first or last 8 characters of each finding in `keys`
+  /// (`location as encoding`), so a miss shows the cut that hid it.
+  static func placesOf(_ keys: [String], in report: LeakReport, messages: [String]) -> [String] {
+    let values = Set(
+      report.findings.filter { keys.contains("\($0.canary.location) as \($0.encoding)") }.map(\.canary.value))
+    return values.sorted().map { value in
+      let ends = [String(value.prefix(8)), String(value.suffix(8))]
+      let lines = messages.flatMap { $0.split(separator: "\n") }.filter { line in
+        ends.contains { line.contains($0) }
+      }
+      return "\(value.debugDescription): \(lines.map(\.debugDescription).joined(separator: " / "))"
+    }
+  }
+
   @Test(
     "every canary the one-line log shows is found wrapped at 40 and 64 columns; the redacted twin is clean")
   func wrappedRequestsAreOneMessage() async throws {
     for redacted in [false, true] {
       let session = TestTransports.session()
+      let written = Mutex<[Int: [String]]>([:])
       let result = await CanaryTrap.matrix(
         title: "wrapped", configuration: .init(captureStandardStreams: false)
       ) { trap in
@@ -54,8 +70,13 @@ struct WrappedLoggingMatrixTests {
         return Transport { request in
           let text = Self.message(request, redacted: redacted)
           plain.write(text)
-          narrow.write(Self.wrapped(text, width: 40))
-          wide.write(Self.wrapped(text, width: 64))
+          let lines = [40, 64].map { Self.wrapped(text, width: $0) }
+          narrow.write(lines[0])
+          wide.write(lines[1])
+          written.withLock {
+            $0[40, default: []].append(lines[0])
+            $0[64, default: []].append(lines[1])
+          }
           return try await base.send(request)
         }
       }
@@ -71,7 +92,15 @@ struct WrappedLoggingMatrixTests {
         for source in ["wrapped-40", "wrapped-64"] {
           let missing = shown.subtracting(found(in: source)).sorted()
           let extra = found(in: source).subtracting(shown).sorted()
-          #expect(missing.isEmpty, "\(source) misses \(missing.count) of \(shown.count): \(missing)")
+          let width = source == "wrapped-40" ? 40 : 64
+          let messages = written.withLock { $0[width] ?? [] }
+          #expect(
+            missing.isEmpty,
+            """
+            \(source) misses \(missing.count) of \(shown.count): \(missing); \
+            where they were written: \(Self.placesOf(missing, in: report, messages: messages))
+            """
+          )
           #expect(extra.isEmpty, "\(source) finds what the one-line log does not show: \(extra)")
         }
       }
