@@ -133,7 +133,7 @@ final class DecodingWorker {
       // The lines of a rendering joined already are not joined again from each of their runs
       // (whose own head would read the numbers before them as a prefix).
       if joinsWrappedLines, decoders.readsNumericRuns,
-        let numeric = Self.numericRun(run, endingWith: pieces, in: text),
+        let numeric = Self.numericRun(run, endingWith: pieces, in: text, count: end),
         numeric.range.lowerBound >= joinedThrough
       {
         switch WrappedNumericRun.join(
@@ -156,22 +156,54 @@ final class DecodingWorker {
     resume = max(position, end - EncodedRun.blockLength)
   }
 
-  /// The numeric run a wrapped rendering may start with: `run` itself, or the hex of a
-  /// compressed payload ending a base64 run (`data=1f8b0800…` at a line's end), read from
-  /// `pieces`, what the run decoded to.
+  /// The numeric run a wrapped rendering may start with: `run` itself, or the hex ending a base64
+  /// run (`data=1f8b0800…` at a line's end): a compressed payload's, read from `pieces`, what
+  /// the run decoded to, or hex after a key's `=` that may be raw deflate, whose first line may
+  /// hold too few digits to tell.
   private static func numericRun(
-    _ run: EncodedRun, endingWith pieces: [DecodedPiece], in text: UnsafePointer<UInt8>
+    _ run: EncodedRun, endingWith pieces: [DecodedPiece], in text: UnsafePointer<UInt8>, count: Int
   ) -> EncodedRun? {
     if run.kind == .numeric { return run }
+    guard run.kind == .base64 else { return nil }
+    var start = run.range.upperBound
     // The piece reads whole bytes: an odd last digit (a line cut inside a byte) is left after it.
-    guard run.kind == .base64, let last = pieces.last, last.step == .hex, last.compressed,
+    if let last = pieces.last, last.step == .hex, last.compressed,
       last.span.upperBound == run.range.upperBound
         || last.span.upperBound + 1 == run.range.upperBound
           && HexDigit.value(text[last.span.upperBound]) != 0xFF
-    else { return nil }
-    var hex = EncodedRun(range: last.span.lowerBound..<run.range.upperBound, kind: .numeric)
+    {
+      start = last.span.lowerBound
+    } else {
+      // Only after a key's `=` at a line's end, and only what may start raw deflate (the first
+      // two bytes say) and is hex to the end.
+      guard run.range.upperBound < count, ContinuationLines.isBreak(text[run.range.upperBound]),
+        let equals = lastEquals(in: text, run.range)
+      else { return nil }
+      start = equals + 1
+      guard run.range.upperBound - start >= HexGroupDecoder.payloadHeadDigits,
+        let first = HexDigit.byte(in: text, at: start), let second = HexDigit.byte(in: text, at: start + 2),
+        CompressedPayload.mayStart(first: first, second: second),
+        HexDigit.runEnd(in: text, from: start, to: run.range.upperBound) == run.range.upperBound
+      else { return nil }
+    }
+    var hex = EncodedRun(range: start..<run.range.upperBound, kind: .numeric)
     hex.isHex = true
     return hex
+  }
+
+  /// The last `=` in `text[range]`: eight bytes at a time.
+  private static func lastEquals(in text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int? {
+    var index = range.upperBound
+    while index - 8 >= range.lowerBound {
+      let found = EncodedRun.bytes(of: EncodedRun.word(at: index - 8, in: text), from: 0x3D, through: 0x3D)
+      if found != 0 { return index - 1 - found.leadingZeroBitCount / 8 }
+      index -= 8
+    }
+    while index > range.lowerBound {
+      index -= 1
+      if text[index] == UInt8(ascii: "=") { return index }
+    }
+    return nil
   }
 
   /// Resumes the next pass at `start`, where a join may go on past the text, when what is kept

@@ -167,12 +167,12 @@ struct EncodedRun {
 extension EncodedRun {
   /// The 8 bytes at `index` of `text`, the first in the lowest bits.
   @inline(__always)
-  fileprivate static func word(at index: Int, in text: UnsafePointer<UInt8>) -> UInt64 {
+  static func word(at index: Int, in text: UnsafePointer<UInt8>) -> UInt64 {
     UInt64(littleEndian: UnsafeRawPointer(text + index).loadUnaligned(as: UInt64.self))
   }
 
   /// Bit 7 of every byte.
-  fileprivate static let everyByte = 0x8080_8080_8080_8080 as UInt64
+  static let everyByte = 0x8080_8080_8080_8080 as UInt64
 
   /// Bit 7 of each byte of `word` that keeps every class of `going` (as ``expand`` tracks them)
   /// going, for the two common cases only (none in the others): all three going and a hex digit,
@@ -189,7 +189,7 @@ extension EncodedRun {
 
   /// Bit 7 of each byte of `word` from `low` through `high` (both below 0x80), no other bit.
   @inline(__always)
-  fileprivate static func bytes(of word: UInt64, from low: UInt8, through high: UInt8) -> UInt64 {
+  static func bytes(of word: UInt64, from low: UInt8, through high: UInt8) -> UInt64 {
     let ones = 0x0101_0101_0101_0101 as UInt64
     let seven = word & 0x7F7F_7F7F_7F7F_7F7F
     return (seven &+ ones &* UInt64(0x80 - low)) & ~(seven &+ ones &* UInt64(0x7F - high)) & ~word

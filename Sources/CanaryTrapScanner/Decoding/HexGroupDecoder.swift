@@ -74,8 +74,15 @@ struct HexGroupDecoder: RunDecoder {
   /// or digest in a hundred would pass its test and be inflated in vain. (Its `Data` description,
   /// a byte list or a dump is always tried.)
   static func startsCompressed(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
+    startsCompressed(text, run, readingDeflate: run.count > longestDigestDigits)
+  }
+
+  /// Whether the hex digits of `run` begin as a compressed stream does; raw deflate only when
+  /// `readingDeflate`.
+  static func startsCompressed(_ text: UnsafePointer<UInt8>, _ run: Range<Int>, readingDeflate: Bool) -> Bool
+  {
     guard run.count >= payloadHeadDigits else { return false }
-    let mayBeDeflate = run.count > longestDigestDigits
+    let mayBeDeflate = readingDeflate
     // The first two bytes turn nearly every id and digest away before the head is read.
     guard let first = HexDigit.byte(in: text, at: run.lowerBound),
       let second = HexDigit.byte(in: text, at: run.lowerBound + 2),

@@ -34,7 +34,8 @@ struct WrappedNumericRun {
     guard range.upperBound < limit, ContinuationLines.isBreak(text[range.upperBound]) else {
       return range.upperBound == limit && !final ? .unfinished : .none
     }
-    guard startsARendering(text, range) else { return .none }
+    let startsOne = startsARendering(text, range)
+    guard startsOne || mayStartWrappedDeflate(text, range) else { return .none }
     let head = ContinuationLines.head(text, run: range, firstLineHead: firstLineHead)
     let classes = EncodedRun.classes
     var segments = [range]
@@ -66,7 +67,23 @@ struct WrappedNumericRun {
       width = width ?? lineWidth
       lineEnd = end
     }
-    return segments.count > 1 ? .joined(WrappedNumericRun(segments: segments)) : .none
+    guard segments.count > 1 else { return .none }
+    // Plain hex that may be raw deflate is read as such only past a digest's length.
+    if !startsOne && segments.reduce(0, { $0 + $1.count }) <= HexGroupDecoder.longestDigestDigits {
+      return .none
+    }
+    return .joined(WrappedNumericRun(segments: segments))
+  }
+
+  /// Whether `run` is plain hex to its line's end that begins as a raw deflate stream may: such a
+  /// payload, which has no header, is read as deflate only past a digest's length, which a
+  /// wrapped one's first line may not reach; its lines joined tell.
+  static func mayStartWrappedDeflate(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
+    var first = run.lowerBound
+    while first < run.upperBound && text[first] == 0x20 { first += 1 }
+    return HexDigit.runEnd(in: text, from: first, to: run.upperBound) == run.upperBound
+      && HexGroupDecoder.startsCompressed(
+        text, first..<(run.upperBound - (run.upperBound - first) % 2), readingDeflate: true)
   }
 
   /// Whether `run` starts a rendering a logger may have wrapped: after `<` or `[`, at `0x`, or
