@@ -110,32 +110,36 @@ final class LineJunctionSearch {
     // The continued text starts after the layout, one byte earlier when it starts with a blank
     // itself, or at the line's start when only blanks were skipped.
     let indented = layout.indented
+    // The lines after it repeat this continuation's prefix, not the first line's text: read
+    // against the first line, a line starting as that text goes on after its prefix (a number
+    // and `", `) would take the value's last piece for more prefix.
+    let prefix = UnsafeBufferPointer(start: text + continuation, count: layout.prefixEnd - continuation)
     join(
-      text, count: count, left: left, leftWord: leftWord, start: indented, filter: filter, head: head,
+      text, count: count, left: left, leftWord: leftWord, start: indented, filter: filter, prefix: prefix,
       cache: &cache, into: &candidates)
     // The other starts begin with a blank: only a literal holding one can cross the seam there.
     guard literalsMayHoldBlanks else { return }
     if indented > continuation {
       join(
         text, count: count, left: left, leftWord: leftWord, start: indented - 1, filter: blankFilter,
-        head: head, cache: &cache, into: &candidates)
+        prefix: prefix, cache: &cache, into: &candidates)
     }
     if layout.prefixEnd == continuation, indented - 1 > continuation {
       join(
         text, count: count, left: left, leftWord: leftWord, start: continuation, filter: blankFilter,
-        head: head, cache: &cache, into: &candidates)
+        prefix: prefix, cache: &cache, into: &candidates)
     }
   }
 
   /// Searches `left` (whose last 8 bytes are `leftWord`) joined with the text at `start`, up to
   /// its line's end, when `filter` lets the bytes across the seam through; the rest of the
   /// line is read only then. Lines shorter than the reach may hold the middle of a value whole:
-  /// the lines after it (past their layout, read against `head`) are joined on too, up to the
-  /// reach and ``maxFurtherLines``.
+  /// the lines after it (past their layout: `prefix`, the first continuation's, in the same
+  /// shape, then blanks) are joined on too, up to the reach and ``maxFurtherLines``.
   @inline(__always)
   private func join(
     _ text: UnsafePointer<UInt8>, count: Int, left: Range<Int>, leftWord: UInt64, start: Int,
-    filter: JunctionFilter, head: UnsafeBufferPointer<UInt8>, cache: inout CanaryTargetsCache,
+    filter: JunctionFilter, prefix: UnsafeBufferPointer<UInt8>, cache: inout CanaryTargetsCache,
     into candidates: inout [MatchCandidate]
   ) {
     guard start < count else { return }
@@ -153,7 +157,7 @@ final class LineJunctionSearch {
     pieces.append(start..<end)
     var lineEnd = end
     while budget > 0, pieces.count <= Self.maxFurtherLines,
-      let next = nextContinuation(text, count: count, lineEnd: lineEnd, head: head, reach: budget)
+      let next = nextContinuation(text, count: count, lineEnd: lineEnd, prefix: prefix, reach: budget)
     {
       pieces.append(next)
       budget -= next.count
@@ -163,11 +167,11 @@ final class LineJunctionSearch {
   }
 
   /// The text of the line after the one ending at `lineEnd` (a line break), past the layout a
-  /// wrapping logger put there, at most `reach` bytes and up to its own end; `nil` when there is
-  /// no such line in `text[0..<count]`.
+  /// wrapping logger put there (`prefix` in the same shape, then blanks), at most `reach` bytes
+  /// and up to its own end; `nil` when there is no such line in `text[0..<count]`.
   @inline(__always)
   private func nextContinuation(
-    _ text: UnsafePointer<UInt8>, count: Int, lineEnd: Int, head: UnsafeBufferPointer<UInt8>, reach: Int
+    _ text: UnsafePointer<UInt8>, count: Int, lineEnd: Int, prefix: UnsafeBufferPointer<UInt8>, reach: Int
   ) -> Range<Int>? {
     guard lineEnd < count else { return nil }
     var next = lineEnd
@@ -176,10 +180,10 @@ final class LineJunctionSearch {
     next += 1
     guard next < count, !ContinuationLines.isBreak(text[next]) else { return nil }
     var start = next
-    if Self.isBlank(text[next]) || text[next] == head[0] {
+    if Self.isBlank(text[next]) || prefix.first == text[next] {
       start =
         Self.continuationLayout(
-          text, lineHead: head, continuation: next..<min(count, next + Self.maxLayoutBytes)
+          text, lineHead: prefix, continuation: next..<min(count, next + Self.maxLayoutBytes)
         ).indented
     }
     let limit = min(count, start + reach)
@@ -267,13 +271,33 @@ final class LineJunctionSearch {
     return (prefixEnd, indented)
   }
 
+  /// The longest digit run a prefix may show at another length on another line: `[net 9/14]`
+  /// and `[net 10/14]`, a thread id.
+  static let longestVaryingDigits = 6
+
   /// How many bytes of `continuation` start the same way `head` does when every run of digits
-  /// counts as one, whatever its value and length: `[net 3/14] ` and `[net 10/14] `,
-  /// `12:00:01.250 ` and `12:00:02.007 `.
+  /// counts as one, whatever its value, and whatever its length up to ``longestVaryingDigits``:
+  /// `[net 3/14] ` and `[net 10/14] `, `12:00:01.250 ` and `12:00:02.007 `.
   static func sameShapeLength(
     _ head: UnsafePointer<UInt8>, count headCount: Int, _ continuation: UnsafePointer<UInt8>, count: Int
   ) -> Int {
     func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    // The digit runs of both sides around `index` and `matched`, and whether they count as one:
+    // runs of other lengths are a prefix's only while short (a counter, a thread id); a long one
+    // is the lines' text (the end of a hex value under a line's long number).
+    func digitRuns(_ index: Int, _ matched: Int) -> (starts: (Int, Int), ends: (Int, Int), match: Bool) {
+      var (headStart, start) = (index, matched)
+      while headStart > 0 && isDigit(head[headStart - 1]) { headStart -= 1 }
+      while start > 0 && isDigit(continuation[start - 1]) { start -= 1 }
+      var (headEnd, end) = (index, matched)
+      while headEnd < headCount && isDigit(head[headEnd]) { headEnd += 1 }
+      while end < count && isDigit(continuation[end]) { end += 1 }
+      let lengths = (headEnd - headStart, end - start)
+      return (
+        (headStart, start), (headEnd, end),
+        lengths.0 == lengths.1 || max(lengths.0, lengths.1) <= longestVaryingDigits
+      )
+    }
     var index = 0
     var matched = 0
     while index < headCount && matched < count {
@@ -304,8 +328,12 @@ final class LineJunctionSearch {
         let bothBefore =
           index > 0 && matched > 0 && isDigit(head[index - 1]) && isDigit(continuation[matched - 1])
         if expectedIsDigit && foundIsDigit || bothBefore {
-          while index < headCount && isDigit(head[index]) { index += 1 }
-          while matched < count && isDigit(continuation[matched]) { matched += 1 }
+          let runs = digitRuns(index, matched)
+          guard runs.match else {
+            (index, matched) = runs.starts
+            break
+          }
+          (index, matched) = runs.ends
           continue
         }
       }
@@ -315,7 +343,8 @@ final class LineJunctionSearch {
     }
     // A digit run both sides end with goes on in the continuation as far as it goes.
     if index > 0 && matched > 0 && isDigit(head[index - 1]) && isDigit(continuation[matched - 1]) {
-      while matched < count && isDigit(continuation[matched]) { matched += 1 }
+      let runs = digitRuns(index, matched)
+      matched = runs.match ? runs.ends.1 : runs.starts.1
     }
     return matched
   }

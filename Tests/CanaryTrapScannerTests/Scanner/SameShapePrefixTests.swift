@@ -6,15 +6,22 @@ import Testing
 /// reading gives on prefixes built to meet every case: equal words, digits in the same places with
 /// other values, digit runs of other lengths, runs crossing a word, bytes past 0x7F.
 @Suite struct SameShapePrefixTests {
-  /// The byte-by-byte reading: every run of digits counts as one, whatever its value and length.
+  /// The byte-by-byte reading: every run of digits counts as one, whatever its value, and
+  /// whatever its length while both are short.
   static func reference(_ head: [UInt8], _ continuation: [UInt8]) -> Int {
     func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
     var index = 0
     var matched = 0
     while index < head.count && matched < continuation.count {
       if isDigit(head[index]) && isDigit(continuation[matched]) {
-        while index < head.count && isDigit(head[index]) { index += 1 }
-        while matched < continuation.count && isDigit(continuation[matched]) { matched += 1 }
+        var (headEnd, end) = (index, matched)
+        while headEnd < head.count && isDigit(head[headEnd]) { headEnd += 1 }
+        while end < continuation.count && isDigit(continuation[end]) { end += 1 }
+        let lengths = (headEnd - index, end - matched)
+        if lengths.0 != lengths.1 && max(lengths.0, lengths.1) > LineJunctionSearch.longestVaryingDigits {
+          break
+        }
+        (index, matched) = (headEnd, end)
         continue
       }
       guard head[index] == continuation[matched] else { break }
@@ -57,6 +64,9 @@ import Testing
       ("43 b2 37", "87 b2 017"),
       ("441a:6b:3b:54639", "442a:5b:3b:514699"),
       ("2026-11-29T15:42:12.130Z ERROR", "2026-11-29T15:42:12.13057Z TRACE"),
+      // A long run at another length is the lines' text, not a counter: the prefix ends before it.
+      ("[net 3/7] 6235706365323834\"; \"number\"", "[net 4/7] 383632353635303738383435\"; "),
+      ("[net 3/7] 62357063\"; x", "[net 4/7] 3836323536\"; y"),
     ]
     for (head, continuation) in pairs {
       let (h, c) = (Array(head.utf8), Array(continuation.utf8))

@@ -197,4 +197,42 @@ import Testing
       Array("\(canary.value.prefix(cut))\n\(String(repeating: " ", count: 65))".utf8) + value[cut...]
     #expect(Self.wholeFormsOnly.scan(Data(indented), source: "s").isEmpty)
   }
+
+  /// A value over three lines: the third repeats the second's prefix, not the first line's text.
+  /// The first goes on after its prefix with a number and `", `, and the third holds the value's
+  /// last digits and then `", `: read against the first line, those digits seemed more prefix.
+  /// The twin: the same layout with one digit of the last piece changed is clean.
+  @Test(arguments: [true, false])
+  func aLastPieceShapedAsTheFirstLinesTextIsNotTakenForPrefix(leak: Bool) throws {
+    let canary = try #require(Self.canaries.first { $0.shape == .uuid })
+    let hex = Data(canary.value.utf8).map { String(format: "%02X", $0) }.joined()
+    // A UUID's last twelve characters are hex digits: the hex of its last ones is decimal digits.
+    var last = String(hex.dropFirst(65))
+    #expect(last.count == 7 && last.allSatisfy(\.isNumber))
+    if !leak { last = String(last.dropLast()) + (last.last == "1" ? "2" : "1") }
+    func stamp(_ second: Int) -> String { "2026-12-06T10:00:0\(second).\(100 * second)Z D app: " }
+    let log =
+      stamp(1) + "GET /v1/items 200\n" + stamp(3) + "989840327192\", \"uuid\":\"" + hex.prefix(21) + "\n"
+      + stamp(4) + hex.dropFirst(21).prefix(44) + "\n" + stamp(5) + last + "\", password: redacted\n"
+    let findings = Self.wholeFormsOnly.scan(Data(log.utf8), source: "s")
+    #expect(findings.map(\.encoding) == (leak ? ["hex"] : []), "\(log)")
+    #expect(findings.allSatisfy { $0.line == 2 })
+  }
+
+  /// A value's first continuation that goes on after its prefix as the line before does (a long
+  /// number, then `"; `): a long digit run is the lines' text, not a prefix's counter, so the
+  /// continuation's piece is read. The twin: one digit of it changed is clean.
+  @Test(arguments: [true, false])
+  func aFirstContinuationShapedAsTheLineBeforeIsNotTakenForPrefix(leak: Bool) throws {
+    let canary = try #require(Self.canaries.first { $0.shape == .number })
+    // A numeric canary's hex is decimal digits.
+    let hex = Data(canary.value.utf8).map { String(format: "%02x", $0) }.joined()
+    var rest = String(hex.dropFirst(22))
+    if !leak { rest = String(rest.dropLast()) + (rest.last == "1" ? "2" : "1") }
+    let log =
+      "[net 3/7] 6235706365323834\"; \"number\":\"" + hex.prefix(22) + "\n[net 4/7] " + rest + "\"; \n"
+      + "[net 5/7] done\n"
+    let findings = Self.wholeFormsOnly.scan(Data(log.utf8), source: "s")
+    #expect(findings.map(\.encoding) == (leak ? ["hex"] : []), "\(log)")
+  }
 }
