@@ -200,8 +200,8 @@ import Testing
 
   /// A value over three lines: the third repeats the second's prefix, not the first line's text.
   /// The first goes on after its prefix with a number and `", `, and the third holds the value's
-  /// last digits and then `", `: read against the first line, those digits seemed more prefix.
-  /// The twin: the same layout with one digit of the last piece changed is clean.
+  /// last digits, as many, and then `", `: read against the first line, those digits seemed more
+  /// prefix. The twin: the same layout with one digit of the last piece changed is clean.
   @Test(arguments: [true, false])
   func aLastPieceShapedAsTheFirstLinesTextIsNotTakenForPrefix(leak: Bool) throws {
     let canary = try #require(Self.canaries.first { $0.shape == .uuid })
@@ -212,7 +212,7 @@ import Testing
     if !leak { last = String(last.dropLast()) + (last.last == "1" ? "2" : "1") }
     func stamp(_ second: Int) -> String { "2026-12-06T10:00:0\(second).\(100 * second)Z D app: " }
     let log =
-      stamp(1) + "GET /v1/items 200\n" + stamp(3) + "989840327192\", \"uuid\":\"" + hex.prefix(21) + "\n"
+      stamp(1) + "GET /v1/items 200\n" + stamp(3) + "9898403\", \"uuid\":\"" + hex.prefix(21) + "\n"
       + stamp(4) + hex.dropFirst(21).prefix(44) + "\n" + stamp(5) + last + "\", password: redacted\n"
     let findings = Self.wholeFormsOnly.scan(Data(log.utf8), source: "s")
     #expect(findings.map(\.encoding) == (leak ? ["hex"] : []), "\(log)")
