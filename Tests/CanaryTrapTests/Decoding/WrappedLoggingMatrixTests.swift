@@ -1,6 +1,6 @@
 import CanaryTrap
+import CanaryTrapPrimitives
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -59,7 +59,7 @@ struct WrappedLoggingMatrixTests {
   func wrappedRequestsAreOneMessage() async throws {
     for redacted in [false, true] {
       let session = TestTransports.session()
-      let written = Mutex<[Int: [String]]>([:])
+      let written = Locked<[Int: [String]]>([:])
       let result = await CanaryTrap.matrix(
         title: "wrapped", configuration: .init(captureStandardStreams: false)
       ) { trap in
