@@ -79,10 +79,10 @@ struct HexGroupDecoder: RunDecoder {
 
   /// Whether the hex digits of `run` begin as a compressed stream does; raw deflate only when
   /// `readingDeflate`.
-  static func startsCompressed(_ text: UnsafePointer<UInt8>, _ run: Range<Int>, readingDeflate: Bool) -> Bool
-  {
+  static func startsCompressed(
+    _ text: UnsafePointer<UInt8>, _ run: Range<Int>, readingDeflate mayBeDeflate: Bool
+  ) -> Bool {
     guard run.count >= payloadHeadDigits else { return false }
-    let mayBeDeflate = readingDeflate
     // The first two bytes turn nearly every id and digest away before the head is read.
     guard let first = HexDigit.byte(in: text, at: run.lowerBound),
       let second = HexDigit.byte(in: text, at: run.lowerBound + 2),
