@@ -22,7 +22,7 @@ public struct Transport: Sendable {
     case data
     /// An upload task that sends the request's body from memory.
     case upload
-    /// A download task whose file is read back into memory.
+    /// A download task whose file is read back into memory, then removed.
     case download
     /// An upload task that sends the request's body from a temporary file (deleted afterwards).
     case uploadFromFile
@@ -107,8 +107,10 @@ private struct SessionBox: @unchecked Sendable {
   func download(for request: URLRequest) async throws -> (Data, URLResponse) {
     try await run { finish in
       session.downloadTask(with: request) { file, response, error in
-        // The file is deleted when this handler returns: read it now.
+        // Apple's URLSession deletes the file when this handler returns; FoundationNetworking
+        // leaves it in the temporary directory, canaries and all. Read it, then remove it.
         let data = file.flatMap { try? Data(contentsOf: $0) } ?? Data()
+        if let file { try? FileManager.default.removeItem(at: file) }
         finish(data, response, error)
       }
     }

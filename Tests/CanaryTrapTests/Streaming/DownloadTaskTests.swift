@@ -70,6 +70,7 @@ struct DownloadTaskTests {
       session.downloadTask(with: server.baseURL.appendingPathComponent("file")) { file, _, error in
         guard let file else { return continuation.resume(throwing: error ?? URLError(.unknown)) }
         let data = (try? Data(contentsOf: file)) ?? Data()
+        try? FileManager.default.removeItem(at: file)
         continuation.resume(
           returning: (file.deletingLastPathComponent().standardizedFileURL.path, file.lastPathComponent, data)
         )
@@ -119,5 +120,42 @@ struct DownloadTaskTests {
     #expect(result.undelivered.map { "\($0.canary.location): \($0.status)" } == [])
     #expect(report.findings.isEmpty)
     #expect(report.verdict == .clean)
+  }
+
+  /// FoundationNetworking leaves a download task's file in the temporary directory after its
+  /// handler returns (Apple's URLSession deletes it): the transport removes it, so a matrix run
+  /// leaves no canary behind on the machine.
+  @Test("a download transport leaves no file holding the body in the temporary directory")
+  func downloadTransportRemovesItsFile() async throws {
+    let marker = "cnryDownloadLeftover\(UInt64.random(in: 1...UInt64.max))"
+    let server = LoopbackServer()
+    server.on(.get, "/file", respond: .text("body \(marker)\n"))
+    try server.start()
+    defer { server.stop() }
+    let request = URLRequest(url: server.baseURL.appendingPathComponent("file"))
+    let (data, _) = try await Transport.urlSession(TestTransports.session(), mode: .download).send(request)
+    #expect(String(decoding: data, as: UTF8.self) == "body \(marker)\n")
+    #expect(try temporaryFiles(holding: marker) == [])
+  }
+
+  @Test("twin: a file holding the body in the temporary directory is found")
+  func leftoverFileIsFound() throws {
+    let marker = "cnryDownloadLeftover\(UInt64.random(in: 1...UInt64.max))"
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).tmp")
+    try Data("body \(marker)\n".utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    #expect(try temporaryFiles(holding: marker) == [file.lastPathComponent])
+  }
+
+  /// The names of the small regular files at the top of the temporary directory that hold `marker`.
+  private func temporaryFiles(holding marker: String) throws -> [String] {
+    let directory = FileManager.default.temporaryDirectory
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    return names.filter { name in
+      let url = directory.appendingPathComponent(name)
+      let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
+      guard values?.isRegularFile == true, (values?.fileSize ?? .max) < 4_096 else { return false }
+      return (try? Data(contentsOf: url)).map { $0.range(of: Data(marker.utf8)) != nil } ?? false
+    }
   }
 }
