@@ -78,18 +78,13 @@ extension CanaryTrap {
     return turn
   }
 
-  /// The scope's deadline, or `nil` when it has passed; a deadline that seems past is read again
-  /// after the queued jobs ahead of this one ran, the deadline's watch among them when it woke late
-  /// in a stall of the process that it has yet to credit.
-  private func scopeDeadlineAhead() async -> ContinuousClock.Instant? {
-    func deadline() -> ContinuousClock.Instant {
-      state.withLock { $0.deadline } ?? .now + configuration.scopeDeadline
-    }
-    let first = deadline()
-    guard ContinuousClock.now >= first else { return first }
-    await Task.yield()
-    let moved = deadline()
-    return ContinuousClock.now < moved ? moved : nil
+  /// The scope's deadline, or `nil` when it has passed; a stall of the process that the deadline's
+  /// watch has yet to see (it is overdue, waiting for a thread like this matrix was) is credited
+  /// first, so the matrix never reads a deadline the watch would have moved.
+  private func scopeDeadlineAhead() -> ContinuousClock.Instant? {
+    let now = ContinuousClock.now
+    let deadline = state.withLock { $0.creditStall(now: now) } ?? now + configuration.scopeDeadline
+    return now < deadline ? deadline : nil
   }
 
   /// Runs the matrix in a fresh scope and returns the result with the scope's report attached.
@@ -142,7 +137,7 @@ extension CanaryTrap {
       let request = traced(planted)
       // Named only when something goes wrong: describing every request costs the matrix time.
       var name: String { "\(planter.kindName): request \(index + 1) (\(describe(request)))" }
-      guard let scopeDeadline = await scopeDeadlineAhead() else {
+      guard let scopeDeadline = scopeDeadlineAhead() else {
         fail("\(name) was not sent: the scope's deadline of \(configuration.scopeDeadline) had passed")
         continue
       }

@@ -21,23 +21,26 @@ extension CanaryTrap {
     let tick = min(Self.watchTick, length / 10)
     // Due from now, not from when the task first runs: a watch that waits for a thread from the
     // start has seen the process stalled since the scope started.
-    let firstWake = ContinuousClock.now + tick
+    state.withLock { state in
+      state.watchDue = ContinuousClock.now + tick
+      state.stallCredit = StallCredit(allowance: length * 4)
+    }
     let watch = Task { [weak self] in
       let grace = min(Self.deadlineGrace, length)
-      var credit = StallCredit(allowance: length * 4)
-      var target = firstWake
-      while true {
+      while let target = self?.state.withLock({ $0.watchDue }) {
         do { try await Task.sleep(until: target, clock: .continuous) } catch { return }
         let now = ContinuousClock.now
-        // While its matrix waits for a turn, the scope's deadline stands still (the matrix moves
-        // it by the whole wait when its turn comes); only a stall before the wait is credited.
-        let waitBegan = self?.state.withLock { $0.turnWaitBegan }
-        let waiting = waitBegan != nil
-        let stalled = credit.credit(lateness: min(now, waitBegan ?? now) - target)
-        guard let deadline = self?.postpone(by: stalled) else { return }
-        let acts = deadline + grace
-        guard waiting || now < acts else { break }
-        target = waiting ? now + tick : min(now + tick, acts)
+        let step = self?.state.withLock { state -> WatchStep in
+          guard let deadline = state.creditStall(now: now), state.phase == .started else { return .stop }
+          // While its matrix waits for a turn, the scope's deadline stands still (the matrix moves
+          // it by the whole wait when its turn comes).
+          let acts = deadline + grace
+          let waiting = state.turnWaitBegan != nil
+          state.watchDue = waiting ? now + tick : now < acts ? min(now + tick, acts) : nil
+          return state.watchDue == nil ? .act : .wake
+        }
+        guard let step, step != .stop else { return }
+        if step == .act { break }
       }
       // The body's own continuation may be waiting for a thread; let it run first.
       let limit = ContinuousClock.now + length
@@ -48,20 +51,15 @@ extension CanaryTrap {
     state.withLock { $0.deadlineWatch = watch }
   }
 
+  /// What the deadline's watch does after a wake: sleeps until it is next due, acts on the passed
+  /// deadline, or stops because the scope no longer runs.
+  private enum WatchStep { case wake, act, stop }
+
   /// How long after the scope's deadline the watch acts, unless the deadline itself is shorter.
   static let deadlineGrace = Duration.seconds(3)
   /// How often the watch wakes to see whether the process was stalled, unless a tenth of the
   /// deadline is shorter; a stall shorter than that can go unseen.
   static let watchTick = Duration.seconds(1)
-
-  /// Moves the deadline `stalled` later and returns it, or `nil` once the scope is no longer running.
-  private func postpone(by stalled: Duration) -> ContinuousClock.Instant? {
-    state.withLock { state in
-      guard state.phase == .started, let deadline = state.deadline else { return nil }
-      state.deadline = deadline + stalled
-      return state.deadline
-    }
-  }
 
   /// Records that the deadline passed while the scope was still running, then stops its server.
   func deadlinePassed() {
@@ -71,6 +69,24 @@ extension CanaryTrap {
       return true
     }
     if wasRunning { server.stop() }
+  }
+}
+
+extension ScopeState {
+  /// Credits the stall an overdue watch shows at `now`, moving the deadline later, and returns the
+  /// deadline: the watch calls it when it wakes, and the matrix before each request, so a stall is
+  /// given back even when the matrix runs before the watch that would have seen it.
+  ///
+  /// Only a stall before the matrix began to wait for its turn counts; the wait itself is given
+  /// back when the turn comes.
+  mutating func creditStall(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    guard let due = watchDue, phase == .started, let deadline else { return deadline }
+    let seen = min(now, turnWaitBegan ?? now)
+    let stalled = stallCredit.credit(lateness: seen - due)
+    guard stalled > .zero else { return deadline }
+    watchDue = seen
+    self.deadline = deadline + stalled
+    return self.deadline
   }
 }
 

@@ -26,6 +26,11 @@ struct ScopeState {
   var deadline: ContinuousClock.Instant?
   /// Since when the scope's matrix has waited for its turn (see ``MatrixTurns``), while it waits.
   var turnWaitBegan: ContinuousClock.Instant?
+  /// When the deadline's watch is next due while it watches; whoever first finds it overdue
+  /// credits the stall (see ``creditStall(now:)``).
+  var watchDue: ContinuousClock.Instant?
+  /// What the deadline may still give back for stalls of the process.
+  var stallCredit = StallCredit(allowance: .zero)
   /// Ends the scope's run at its deadline when the test body outlives it; cancelled by ``CanaryTrap/finish()``.
   var deadlineWatch: Task<Void, Never>?
   /// The scanner being built for the first `count` canaries (see ``CanaryTrap/prepareScanner()``).

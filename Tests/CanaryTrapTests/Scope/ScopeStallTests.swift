@@ -88,6 +88,38 @@ struct ScopeStallTests {
     }
   }
 
+  /// The matrix reads the deadline before each request; after a stall it may run before the
+  /// watch, which is as overdue as it was, so whoever reads first credits the stall.
+  @Test(
+    "an overdue watch's stall is credited once, by whoever reads first, and not while the matrix waits its turn"
+  )
+  func overdueWatchIsCreditedOnce() {
+    let start = ContinuousClock.now
+    func stalledScope() -> ScopeState {
+      var state = ScopeState()
+      state.phase = .started
+      state.deadline = start + .seconds(2)
+      state.watchDue = start + .milliseconds(200)
+      state.stallCredit = StallCredit(allowance: .seconds(8))
+      return state
+    }
+    var state = stalledScope()
+    #expect(state.creditStall(now: start + .seconds(3)) == start + .milliseconds(4_800))
+    #expect(state.creditStall(now: start + .milliseconds(3_020)) == start + .milliseconds(4_800))
+    #expect(state.watchDue == start + .seconds(3))
+
+    var waiting = stalledScope()
+    waiting.turnWaitBegan = start + .seconds(1)
+    #expect(waiting.creditStall(now: start + .seconds(3)) == start + .milliseconds(2_800))
+
+    var unwatched = stalledScope()
+    unwatched.watchDue = nil
+    #expect(unwatched.creditStall(now: start + .seconds(3)) == start + .seconds(2))
+    var finishing = stalledScope()
+    finishing.phase = .finishing
+    #expect(finishing.creditStall(now: start + .seconds(3)) == start + .seconds(2))
+  }
+
   @Test("the stall credit counts only late wakes, and never more than its allowance")
   func creditIsBounded() {
     var credit = StallCredit(allowance: .seconds(3))
