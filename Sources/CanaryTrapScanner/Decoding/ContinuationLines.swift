@@ -50,20 +50,39 @@ enum ContinuationLines {
     case unfinished
   }
 
-  /// The line after the break at `lineEnd` in `text[..<limit]` (`final` when the text ends at
-  /// `limit`), past the layout a wrapping logger put there, read against `head`, the first bytes
-  /// of the line it continues (``LineJunctionSearch/continuationLayout(_:lineHead:continuation:)``).
-  static func continuation(
-    _ text: UnsafePointer<UInt8>, after lineEnd: Int, head: UnsafeBufferPointer<UInt8>, limit: Int,
-    final: Bool
-  ) -> Continuation {
-    switch next(text, after: lineEnd, limit: limit, final: final) {
-    case .end: return .end
-    case .unfinished: return .unfinished
-    case .line(let next):
-      let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
-      let layout = LineJunctionSearch.continuationLayout(text, lineHead: head, continuation: next..<layoutEnd)
-      return .line(prefixEnd: layout.prefixEnd, start: layout.indented)
+  /// Reads the lines that continue a run one after another, as ``LineJunctionSearch`` does: the
+  /// first against the line it continues, each later one against the first's prefix, so that a
+  /// last piece that goes on after its prefix as the first line's text does (a number, then
+  /// `", `) is not taken for more prefix.
+  struct Reader {
+    /// What the next line's prefix repeats: the first bytes of the line the run starts on, then
+    /// the first continuation's prefix.
+    private var head: UnsafeBufferPointer<UInt8>
+    private var readFirst = false
+
+    /// A reader of the lines after a run on the line whose first bytes are `head` (see
+    /// ``ContinuationLines/head(_:run:firstLineHead:)``).
+    init(head: UnsafeBufferPointer<UInt8>) { self.head = head }
+
+    /// The line after the break at `lineEnd` in `text[..<limit]` (`final` when the text ends at
+    /// `limit`), past the layout a wrapping logger put there
+    /// (``LineJunctionSearch/continuationLayout(_:lineHead:continuation:)``).
+    mutating func continuation(
+      _ text: UnsafePointer<UInt8>, after lineEnd: Int, limit: Int, final: Bool
+    ) -> Continuation {
+      switch ContinuationLines.next(text, after: lineEnd, limit: limit, final: final) {
+      case .end: return .end
+      case .unfinished: return .unfinished
+      case .line(let next):
+        let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
+        let layout = LineJunctionSearch.continuationLayout(
+          text, lineHead: head, continuation: next..<layoutEnd)
+        if !readFirst {
+          readFirst = true
+          head = UnsafeBufferPointer(start: text + next, count: layout.prefixEnd - next)
+        }
+        return .line(prefixEnd: layout.prefixEnd, start: layout.indented)
+      }
     }
   }
 

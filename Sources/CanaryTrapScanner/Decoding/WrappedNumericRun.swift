@@ -36,14 +36,15 @@ struct WrappedNumericRun {
     }
     let startsOne = startsARendering(text, range)
     guard startsOne || mayStartWrappedDeflate(text, range) else { return .none }
-    let head = ContinuationLines.head(text, run: range, firstLineHead: firstLineHead)
+    var reader = ContinuationLines.Reader(
+      head: ContinuationLines.head(text, run: range, firstLineHead: firstLineHead))
     let classes = EncodedRun.classes
     var segments = [range]
     var lineEnd = range.upperBound
     var width: Int?
     lines: while true {
       let (prefixEnd, start): (Int, Int)
-      switch ContinuationLines.continuation(text, after: lineEnd, head: head, limit: limit, final: final) {
+      switch reader.continuation(text, after: lineEnd, limit: limit, final: final) {
       case .line(let layoutEnd, let textStart): (prefixEnd, start) = (layoutEnd, textStart)
       case .end: break lines
       case .unfinished: return .unfinished

@@ -59,14 +59,15 @@ struct WrappedPayload {
     guard memchr(text + pieceStart, 0x5C, first.count) == nil,
       memchr(text + pieceStart, 0x25, first.count) == nil
     else { return .none }
-    let head = ContinuationLines.head(text, run: run, firstLineHead: firstLineHead)
+    var reader = ContinuationLines.Reader(
+      head: ContinuationLines.head(text, run: run, firstLineHead: firstLineHead))
     let values = Base64RunDecoder.values  // once: a static read in the loop costs a `swift_once` each
     var segments = [first]
     var lineEnd = run.upperBound
     var width: Int?
     lines: while true {
       let start: Int
-      switch ContinuationLines.continuation(text, after: lineEnd, head: head, limit: limit, final: final) {
+      switch reader.continuation(text, after: lineEnd, limit: limit, final: final) {
       case .line(_, let textStart): start = textStart
       case .end: break lines
       case .unfinished: return .unfinished

@@ -46,14 +46,15 @@ struct WrappedPercentRun {
     guard run.upperBound < limit, ContinuationLines.isBreak(text[run.upperBound]) else {
       return run.upperBound == limit && !final ? .unfinished : .none
     }
-    let head = ContinuationLines.head(text, run: run, firstLineHead: firstLineHead)
+    var reader = ContinuationLines.Reader(
+      head: ContinuationLines.head(text, run: run, firstLineHead: firstLineHead))
     let urlBytes = EncodedRun.urlBytes  // once: a static read in the loop costs a `swift_once` each
     var segments = [run]
     var lineEnd = run.upperBound
     var width: Int?
     lines: while segments.count <= maxFurtherLines {
       let start: Int
-      switch ContinuationLines.continuation(text, after: lineEnd, head: head, limit: limit, final: final) {
+      switch reader.continuation(text, after: lineEnd, limit: limit, final: final) {
       case .line(_, let textStart): start = textStart
       case .end: break lines
       case .unfinished: return .unfinished

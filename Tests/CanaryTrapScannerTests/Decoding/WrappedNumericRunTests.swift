@@ -63,6 +63,33 @@ import Testing
     }
   }
 
+  /// A byte list wrapped over three lines whose last piece goes on after its prefix as the first
+  /// line's text does (two numbers, `]", `): read against the first line, that piece would be
+  /// taken for more prefix and the value's last bytes lost; the further lines are read against
+  /// the first continuation's prefix, as the line junction pass reads them. (The first
+  /// continuation starts with the blank after a comma, so it is not shaped as that text: a
+  /// first continuation that is stays a known limit.) The twin: one byte of the value changed.
+  @Test(arguments: [true, false])
+  func aLastPieceShapedAsTheFirstLinesTextIsNotTakenForPrefix(leak: Bool) throws {
+    let (_, canaries) = body()
+    let password = canaries[1]
+    var numbers = Array(password.value.utf8).map(String.init)
+    if !leak { numbers[numbers.count - 1] = numbers[numbers.count - 1] == "49" ? "50" : "49" }
+    let last = numbers.suffix(2).joined(separator: ", ") + "]"
+    // The first line's text after its prefix: the last piece's shape with other digits.
+    let shaped = String(last.map { $0.isNumber ? ($0 == "7" ? "8" : "7") : $0 })
+    let middle = numbers.dropLast(2)
+    let cut = middle.count / 2
+    func stamp(_ second: Int) -> String { "2026-12-06T10:00:0\(second).\(100 * second)Z D app: " }
+    let log =
+      stamp(1) + "GET /v1/items 200\n" + stamp(3) + shaped + "\", \"bytes\": ["
+      + middle.prefix(cut).joined(separator: ", ") + ",\n" + stamp(4) + " "
+      + middle.dropFirst(cut).joined(separator: ", ") + ",\n" + stamp(5) + last + "\", password: redacted\n"
+    let (findings, source) = scan(log, [password])
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, password).contains("byte-list") == leak, "\(log)")
+  }
+
   /// Numbers a line merely ends with are no rendering: 20,000 rows of a table, all as wide, are not
   /// joined into one run (which would pass the longest run decoded and make the log inconclusive).
   @Test func aTableOfNumbersIsNotJoined() {
