@@ -11,6 +11,8 @@ private enum SharedSinks {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
       "canary-shared-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    // Shared by every test of the process, so no test can remove it: the process does, on exit.
+    atexit { try? FileManager.default.removeItem(at: SharedSinks.directory) }
     return url
   }()
   static let configuration = CanaryTrap.Configuration(
