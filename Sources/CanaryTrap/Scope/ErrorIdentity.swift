@@ -5,7 +5,9 @@ enum ErrorIdentity {
   static func same(_ first: any Error, _ second: any Error) -> Bool {
     guard ObjectIdentifier(type(of: first)) == ObjectIdentifier(type(of: second)) else { return false }
     if type(of: first) is AnyClass { return (first as AnyObject) === (second as AnyObject) }
-    if let equatable = first as? any Equatable { return isEqual(equatable, second) }
+    // Through `Any`: cast from `any Error` directly, the compiler warns that it always succeeds,
+    // which it does not (a struct error need not be `Equatable`).
+    if let equatable = (first as Any) as? any Equatable { return isEqual(equatable, second) }
     return true
   }
 
