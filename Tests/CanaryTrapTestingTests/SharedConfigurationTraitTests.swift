@@ -8,13 +8,30 @@ import Testing
 private enum SharedSinks {
   static let log = MemoryLog(name: "shared-log")
   static let directory: URL = {
+    removeDirectoriesOfEndedProcesses()
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "canary-shared-\(UUID().uuidString)")
+      "\(prefix)\(getpid())-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     // Shared by every test of the process, so no test can remove it: the process does, on exit.
     atexit { try? FileManager.default.removeItem(at: SharedSinks.directory) }
     return url
   }()
+  private static let prefix = "canary-shared-"
+
+  /// Removes the directories of test processes that ended without removing theirs: the child
+  /// test process `InterimAndTrailerKindTests` lets FoundationNetworking stop evaluates every
+  /// suite's traits, so it creates one, and never reaches its exit handler.
+  private static func removeDirectoriesOfEndedProcesses() {
+    let temporary = FileManager.default.temporaryDirectory
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+    for name in names where name.hasPrefix(prefix) {
+      guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }),
+        kill(pid, 0) != 0 && errno == ESRCH
+      else { continue }
+      try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+    }
+  }
+
   static let configuration = CanaryTrap.Configuration(
     captureStandardStreams: false,
     sinks: [log, FileSink(name: "files", urls: [directory]), StandardStreamsSink()],
