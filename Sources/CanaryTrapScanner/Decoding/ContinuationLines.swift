@@ -60,13 +60,17 @@ enum ContinuationLines {
     private var head: UnsafeBufferPointer<UInt8>
     private var readFirst = false
 
-    /// A reader of the lines after a run on the line whose first bytes are `head` (see
-    /// ``ContinuationLines/head(_:run:firstLineHead:)``).
+    /// A reader of the lines after a line whose first bytes are `head`.
     init(head: UnsafeBufferPointer<UInt8>) { self.head = head }
 
+    /// A reader of the lines after `run` of `text`, whose line's first bytes are `firstLineHead`
+    /// when that line began before `text` (see ``ContinuationLines/head(_:run:firstLineHead:)``).
+    init(_ text: UnsafePointer<UInt8>, run: Range<Int>, firstLineHead: UnsafeBufferPointer<UInt8>) {
+      self.init(head: ContinuationLines.head(text, run: run, firstLineHead: firstLineHead))
+    }
+
     /// The line after the break at `lineEnd` in `text[..<limit]` (`final` when the text ends at
-    /// `limit`), past the layout a wrapping logger put there
-    /// (``LineJunctionSearch/continuationLayout(_:lineHead:continuation:)``).
+    /// `limit`), past the layout a wrapping logger put there.
     mutating func continuation(
       _ text: UnsafePointer<UInt8>, after lineEnd: Int, limit: Int, final: Bool
     ) -> Continuation {
@@ -74,16 +78,39 @@ enum ContinuationLines {
       case .end: return .end
       case .unfinished: return .unfinished
       case .line(let next):
-        let layoutEnd = min(limit, next + LineJunctionSearch.maxLayoutBytes)
-        let layout = LineJunctionSearch.continuationLayout(
-          text, lineHead: head, continuation: next..<layoutEnd)
-        if !readFirst {
-          readFirst = true
-          head = UnsafeBufferPointer(start: text + next, count: layout.prefixEnd - next)
-        }
+        let layout = layout(text, of: next, limit: limit)
         return .line(prefixEnd: layout.prefixEnd, start: layout.indented)
       }
     }
+
+    /// The layout of the line starting at `next` (below `limit`) in `text`: the end of the prefix
+    /// it repeats and of the blanks after it
+    /// (``LineJunctionSearch/continuationLayout(_:lineHead:continuation:)``), read only when the
+    /// line may start with one (``mayStartWithLayout(_:after:)``).
+    mutating func layout(_ text: UnsafePointer<UInt8>, of next: Int, limit: Int) -> (
+      prefixEnd: Int, indented: Int
+    ) {
+      var layout = (prefixEnd: next, indented: next)
+      if ContinuationLines.mayStartWithLayout(text[next], after: head.first) {
+        layout = LineJunctionSearch.continuationLayout(
+          text, lineHead: head, continuation: next..<min(limit, next + LineJunctionSearch.maxLayoutBytes))
+      }
+      if !readFirst {
+        readFirst = true
+        head = UnsafeBufferPointer(start: text + next, count: layout.prefixEnd - next)
+      }
+      return layout
+    }
+  }
+
+  /// Whether a line starting with `first` may start with a layout to skip, after a line (or
+  /// prefix) starting with `headFirst`: one starting with a blank, with that byte, or with a
+  /// digit where that is one (a counter or an hour of another width: `9:59:59 ` then
+  /// `10:00:00 `). Any other has none, so its layout need not be read.
+  @inline(__always)
+  static func mayStartWithLayout(_ first: UInt8, after headFirst: UInt8?) -> Bool {
+    guard let headFirst else { return isBlank(first) }
+    return isBlank(first) || first == headFirst || (isDigit(first) && isDigit(headFirst))
   }
 
   /// The bytes of `segments` of `text` joined, followed by 8 zero bytes (the matcher's and the
@@ -100,6 +127,13 @@ enum ContinuationLines {
     bytes.append(contentsOf: repeatElement(0, count: 8))
     return (bytes, origins)
   }
+
+  /// Whether `byte` is a space or a tab.
+  @inline(__always)
+  static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+  @inline(__always)
+  private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
   /// Whether `byte` breaks a line: `\n` or `\r`.
   @inline(__always)

@@ -36,8 +36,7 @@ struct WrappedNumericRun {
     }
     let startsOne = startsARendering(text, range)
     guard startsOne || mayStartWrappedDeflate(text, range) else { return .none }
-    var reader = ContinuationLines.Reader(
-      head: ContinuationLines.head(text, run: range, firstLineHead: firstLineHead))
+    var reader = ContinuationLines.Reader(text, run: range, firstLineHead: firstLineHead)
     let classes = EncodedRun.classes
     var segments = [range]
     var lineEnd = range.upperBound

@@ -59,8 +59,7 @@ struct WrappedPayload {
     guard memchr(text + pieceStart, 0x5C, first.count) == nil,
       memchr(text + pieceStart, 0x25, first.count) == nil
     else { return .none }
-    var reader = ContinuationLines.Reader(
-      head: ContinuationLines.head(text, run: run, firstLineHead: firstLineHead))
+    var reader = ContinuationLines.Reader(text, run: run, firstLineHead: firstLineHead)
     let values = Base64RunDecoder.values  // once: a static read in the loop costs a `swift_once` each
     var segments = [first]
     var lineEnd = run.upperBound

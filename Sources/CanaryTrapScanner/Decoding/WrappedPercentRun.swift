@@ -46,8 +46,7 @@ struct WrappedPercentRun {
     guard run.upperBound < limit, ContinuationLines.isBreak(text[run.upperBound]) else {
       return run.upperBound == limit && !final ? .unfinished : .none
     }
-    var reader = ContinuationLines.Reader(
-      head: ContinuationLines.head(text, run: run, firstLineHead: firstLineHead))
+    var reader = ContinuationLines.Reader(text, run: run, firstLineHead: firstLineHead)
     let urlBytes = EncodedRun.urlBytes  // once: a static read in the loop costs a `swift_once` each
     var segments = [run]
     var lineEnd = run.upperBound

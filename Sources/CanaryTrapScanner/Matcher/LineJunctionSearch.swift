@@ -100,46 +100,39 @@ final class LineJunctionSearch {
     guard !ContinuationLines.isBreak(first) else { return }
     let left = max(line.lowerBound, line.upperBound - reach)..<line.upperBound
     let leftWord = Self.word(endingAt: left.upperBound, in: text)
-    // Only a continuation that starts with a blank or with the line's first byte has a layout
-    // to skip; the layout lies within its bounds.
-    var layout = (prefixEnd: continuation, indented: continuation)
-    if Self.isBlank(first) || first == head[0] {
-      layout = Self.continuationLayout(
-        text, lineHead: head, continuation: continuation..<min(count, continuation + Self.maxLayoutBytes))
-    }
+    // The lines after it are read against this continuation's prefix, not the first line's text
+    // (``ContinuationLines/Reader``).
+    var reader = ContinuationLines.Reader(head: head)
+    let layout = reader.layout(text, of: continuation, limit: count)
     // The continued text starts after the layout, one byte earlier when it starts with a blank
     // itself, or at the line's start when only blanks were skipped.
     let indented = layout.indented
-    // The lines after it repeat this continuation's prefix, not the first line's text: read
-    // against the first line, a line starting as that text goes on after its prefix (a number
-    // and `", `) would take the value's last piece for more prefix.
-    let prefix = UnsafeBufferPointer(start: text + continuation, count: layout.prefixEnd - continuation)
     join(
-      text, count: count, left: left, leftWord: leftWord, start: indented, filter: filter, prefix: prefix,
+      text, count: count, left: left, leftWord: leftWord, start: indented, filter: filter, reader: reader,
       cache: &cache, into: &candidates)
     // The other starts begin with a blank: only a literal holding one can cross the seam there.
     guard literalsMayHoldBlanks else { return }
     if indented > continuation {
       join(
         text, count: count, left: left, leftWord: leftWord, start: indented - 1, filter: blankFilter,
-        prefix: prefix, cache: &cache, into: &candidates)
+        reader: reader, cache: &cache, into: &candidates)
     }
     if layout.prefixEnd == continuation, indented - 1 > continuation {
       join(
         text, count: count, left: left, leftWord: leftWord, start: continuation, filter: blankFilter,
-        prefix: prefix, cache: &cache, into: &candidates)
+        reader: reader, cache: &cache, into: &candidates)
     }
   }
 
   /// Searches `left` (whose last 8 bytes are `leftWord`) joined with the text at `start`, up to
   /// its line's end, when `filter` lets the bytes across the seam through; the rest of the
   /// line is read only then. Lines shorter than the reach may hold the middle of a value whole:
-  /// the lines after it (past their layout: `prefix`, the first continuation's, in the same
-  /// shape, then blanks) are joined on too, up to the reach and ``maxFurtherLines``.
+  /// the lines after it (past their layout, as `reader` reads it) are joined on too, up to the
+  /// reach and ``maxFurtherLines``.
   @inline(__always)
   private func join(
     _ text: UnsafePointer<UInt8>, count: Int, left: Range<Int>, leftWord: UInt64, start: Int,
-    filter: JunctionFilter, prefix: UnsafeBufferPointer<UInt8>, cache: inout CanaryTargetsCache,
+    filter: JunctionFilter, reader: ContinuationLines.Reader, cache: inout CanaryTargetsCache,
     into candidates: inout [MatchCandidate]
   ) {
     guard start < count else { return }
@@ -156,8 +149,9 @@ final class LineJunctionSearch {
     pieces.removeAll(keepingCapacity: true)
     pieces.append(start..<end)
     var lineEnd = end
+    var reader = reader
     while budget > 0, pieces.count <= Self.maxFurtherLines,
-      let next = nextContinuation(text, count: count, lineEnd: lineEnd, prefix: prefix, reach: budget)
+      let next = nextContinuation(text, count: count, lineEnd: lineEnd, reader: &reader, reach: budget)
     {
       pieces.append(next)
       budget -= next.count
@@ -167,25 +161,15 @@ final class LineJunctionSearch {
   }
 
   /// The text of the line after the one ending at `lineEnd` (a line break), past the layout a
-  /// wrapping logger put there (`prefix` in the same shape, then blanks), at most `reach` bytes
-  /// and up to its own end; `nil` when there is no such line in `text[0..<count]`.
+  /// wrapping logger put there (as `reader` reads it), at most `reach` bytes and up to its own
+  /// end; `nil` when there is no such line in `text[0..<count]`.
   @inline(__always)
   private func nextContinuation(
-    _ text: UnsafePointer<UInt8>, count: Int, lineEnd: Int, prefix: UnsafeBufferPointer<UInt8>, reach: Int
+    _ text: UnsafePointer<UInt8>, count: Int, lineEnd: Int, reader: inout ContinuationLines.Reader, reach: Int
   ) -> Range<Int>? {
-    guard lineEnd < count else { return nil }
-    var next = lineEnd
-    if text[next] == 0x0D { next += 1 }
-    guard next < count, text[next] == 0x0A else { return nil }
-    next += 1
-    guard next < count, !ContinuationLines.isBreak(text[next]) else { return nil }
-    var start = next
-    if Self.isBlank(text[next]) || prefix.first == text[next] {
-      start =
-        Self.continuationLayout(
-          text, lineHead: prefix, continuation: next..<min(count, next + Self.maxLayoutBytes)
-        ).indented
-    }
+    guard lineEnd < count, ContinuationLines.isBreak(text[lineEnd]),
+      case .line(_, let start) = reader.continuation(text, after: lineEnd, limit: count, final: true)
+    else { return nil }
     let limit = min(count, start + reach)
     var end = start
     while end < limit, !ContinuationLines.isBreak(text[end]) { end += 1 }
@@ -198,9 +182,6 @@ final class LineJunctionSearch {
     while index >= 0, text[index] != 0x0A { index -= 1 }
     return index >= 0 ? index : nil
   }
-
-  @inline(__always)
-  private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
   /// The 8 bytes ending at `end` in `text`, little-endian; when fewer precede `end`, those that
   /// do, in the top bytes.
@@ -265,7 +246,9 @@ final class LineJunctionSearch {
     }
     let prefixEnd = start + lastBlankEnd(in: text + start, count: common)
     var indented = prefixEnd
-    while indented < continuation.upperBound, indented - prefixEnd < maxIndentation, isBlank(text[indented]) {
+    while indented < continuation.upperBound, indented - prefixEnd < maxIndentation,
+      ContinuationLines.isBlank(text[indented])
+    {
       indented += 1
     }
     return (prefixEnd, indented)

@@ -198,6 +198,20 @@ import Testing
     #expect(Self.wholeFormsOnly.scan(Data(indented), source: "s").isEmpty)
   }
 
+  /// A prefix whose first number grew a digit on the continuation (`9:59:59.990 ` then
+  /// `10:00:00.003 `): the lines start with different bytes, both digits, and the layout is still
+  /// skipped. The twin: one character of the continued piece changed is clean.
+  @Test(arguments: [true, false])
+  func aPrefixWhoseFirstNumberGrewADigitIsSkipped(leak: Bool) {
+    let value = Self.canaries[0].value
+    var rest = String(value.dropFirst(6))
+    if !leak { rest = String(rest.dropLast()) + (rest.last == "a" ? "b" : "a") }
+    let log = "9:59:59.990 D app: token=\(value.prefix(6))\n10:00:00.003 D app: \(rest)\n"
+    let findings = Self.wholeFormsOnly.scan(Data(log.utf8), source: "s")
+    #expect(findings.map(\.encoding) == (leak ? ["raw"] : []), "\(log)")
+    #expect(findings.allSatisfy { $0.line == 1 })
+  }
+
   /// A value over three lines: the third repeats the second's prefix, not the first line's text.
   /// The first goes on after its prefix with a number and `", `, and the third holds the value's
   /// last digits, as many, and then `", `: read against the first line, those digits seemed more
