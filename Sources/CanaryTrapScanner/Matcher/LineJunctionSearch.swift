@@ -17,7 +17,7 @@ final class LineJunctionSearch {
   /// The most spaces and tabs skipped at the start of a continuation line.
   static let maxIndentation = 64
   /// The longest prefix (a timestamp, a level) a continuation line may repeat from the line it
-  /// continues; it must end in a space or a tab.
+  /// continues; it must end in a space, a tab, or a `:`, `|` or `]` (Python's `DEBUG:app:`).
   static let maxRepeatedPrefix = 64
   /// The most lines after the first continuation joined on when the lines are shorter than a
   /// literal: a value wrapped over up to ten lines is found.
@@ -210,8 +210,8 @@ final class LineJunctionSearch {
   }
 
   /// The layout a wrapping logger put at the start of a continuation line: the end of the prefix
-  /// it repeats from the line it continues (whose first bytes are `lineHead`), ending in a blank,
-  /// at most ``maxRepeatedPrefix`` bytes, and the end of the blanks after it, at most
+  /// it repeats from the line it continues (whose first bytes are `lineHead`), ending in a blank
+  /// or a separator (``lastSeparatorEnd(in:count:)``), at most ``maxRepeatedPrefix`` bytes, and the end of the blanks after it, at most
   /// ``maxIndentation``. Reads 8 bytes at a time: `text` must have 8 readable bytes past the
   /// continuation's range.
   static func continuationLayout(
@@ -244,7 +244,7 @@ final class LineJunctionSearch {
             count: min(maxRepeatedPrefix, continuation.count)))
       }
     }
-    let prefixEnd = start + lastBlankEnd(in: text + start, count: common)
+    let prefixEnd = start + lastSeparatorEnd(in: text + start, count: common)
     var indented = prefixEnd
     while indented < continuation.upperBound, indented - prefixEnd < maxIndentation,
       ContinuationLines.isBlank(text[indented])
@@ -342,18 +342,22 @@ final class LineJunctionSearch {
     return (digits &>> 7) &* 0xFF
   }
 
-  /// The length of the longest start of `bytes[0..<count]` that ends in a blank, 0 if none:
-  /// 8 bytes at a time from the end (reads up to 8 bytes past `count` when it is under 8).
+  /// The length of the longest start of `bytes[0..<count]` that ends in a blank or in a `:`,
+  /// `|` or `]` (`DEBUG:app:`, `INFO|net|`), 0 if none: 8 bytes at a time from the end (reads up
+  /// to 8 bytes past `count` when it is under 8).
   @inline(__always)
-  private static func lastBlankEnd(in bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+  private static func lastSeparatorEnd(in bytes: UnsafePointer<UInt8>, count: Int) -> Int {
     var end = count
     while end > 0 {
       let chunk = max(0, end - 8)
       let word = UInt64(littleEndian: UnsafeRawPointer(bytes + chunk).loadUnaligned(as: UInt64.self))
-      var blanks = zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0909_0909_0909_0909)
+      var separators =
+        zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0909_0909_0909_0909)
+        | zeroBytes(word ^ 0x3A3A_3A3A_3A3A_3A3A) | zeroBytes(word ^ 0x7C7C_7C7C_7C7C_7C7C)
+        | zeroBytes(word ^ 0x5D5D_5D5D_5D5D_5D5D)
       let valid = end - chunk
-      if valid < 8 { blanks &= (1 &<< UInt64(8 * valid)) &- 1 }
-      if blanks != 0 { return chunk + (63 - blanks.leadingZeroBitCount) / 8 + 1 }
+      if valid < 8 { separators &= (1 &<< UInt64(8 * valid)) &- 1 }
+      if separators != 0 { return chunk + (63 - separators.leadingZeroBitCount) / 8 + 1 }
       end = chunk
     }
     return 0

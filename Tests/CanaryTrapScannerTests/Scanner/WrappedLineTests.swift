@@ -212,6 +212,24 @@ import Testing
     #expect(findings.allSatisfy { $0.line == 1 })
   }
 
+  /// A prefix ending in a `:`, not a blank, as Python's logging writes one (`DEBUG:app:`) for a
+  /// message logged in chunks: every form cut in its middle is found. The twin: one character of
+  /// the continued piece changed is clean.
+  @Test(arguments: [true, false])
+  func aPrefixEndingInAColonIsSkipped(leak: Bool) {
+    let value = Self.canaries[0].value
+    // A form equal to the raw value is named `raw`.
+    for (name, form) in Self.forms(of: value) where name == "raw" || form != value {
+      let cut = form.count / 2
+      var rest = String(form.dropFirst(cut))
+      if !leak { rest = String(rest.dropLast()) + (rest.last == "a" ? "b" : "a") }
+      let log = "DEBUG:app:GET /v1/items 200\nDEBUG:app:token=\(form.prefix(cut))\nDEBUG:app:\(rest)\n"
+      let findings = Self.wholeFormsOnly.scan(Data(log.utf8), source: "s")
+      #expect(findings.map(\.encoding) == (leak ? [name] : []), "\(log)")
+      #expect(findings.allSatisfy { $0.line == 2 })
+    }
+  }
+
   /// A value over three lines: the third repeats the second's prefix, not the first line's text.
   /// The first goes on after its prefix with a number and `", `, and the third holds the value's
   /// last digits, as many, and then `", `: read against the first line, those digits seemed more
