@@ -122,6 +122,24 @@ import Testing
     #expect(scan("2026-12-06T10:00:00.000Z D net [1/1] upload batch=\(other ?? "")\n", canaries).0.isEmpty)
   }
 
+  /// A message logged in chunks of 64 columns under Python logging's prefix, which ends in `:`,
+  /// not a blank (`DEBUG:app:`).
+  @Test func aPayloadWrappedUnderPythonLoggingsPrefixIsOpened() throws {
+    let (data, canaries) = body()
+    guard let encoded = try DecodedRenderings.python("base64.b64encode(gzip.compress(d))", data) else {
+      return
+    }
+    let message = Array("upload batch=" + encoded)
+    let lines = stride(from: 0, to: message.count, by: 64).map {
+      "DEBUG:app:" + String(message[$0..<min(message.count, $0 + 64)]) + "\n"
+    }
+    let (findings, source) = scan("DEBUG:app:started\n" + lines.joined(), canaries)
+    #expect(source.status.failureReason == nil)
+    #expect(names(findings, canaries[0]) == ["gzip → base64"])
+    #expect(names(findings, canaries[1]) == ["json-escaped → gzip → base64"])
+    #expect(findings.allSatisfy { $0.line == 2 }, "\(findings.map(\.line))")
+  }
+
   /// Two payloads on consecutive lines under the same prefix, the first ending its line without
   /// padding: the join reads them as one, and each is still read on its own.
   @Test(arguments: [false, true])
