@@ -12,8 +12,10 @@ enum ContinuationLines {
     case unfinished
   }
 
-  /// The first bytes of the line holding `run` in `text`, the prefix its continuations repeat:
-  /// `firstLineHead` when the line began before `text` (the stream keeps its head).
+  /// The bytes of the line holding `run` in `text` before the run, the prefix its continuations
+  /// may repeat: a prefix never reaches into the run, whose own bytes a continuation may start
+  /// with by chance (`0x22, 0x` on two lines of a byte list). `firstLineHead` when the line
+  /// began before `text` (the stream keeps its head).
   static func head(
     _ text: UnsafePointer<UInt8>, run: Range<Int>, firstLineHead: UnsafeBufferPointer<UInt8>
   ) -> UnsafeBufferPointer<UInt8> {
@@ -22,7 +24,7 @@ enum ContinuationLines {
     return lineStart == 0 && !firstLineHead.isEmpty
       ? firstLineHead
       : UnsafeBufferPointer(
-        start: text + lineStart, count: min(LineJunctionSearch.maxRepeatedPrefix, run.upperBound - lineStart))
+        start: text + lineStart, count: min(LineJunctionSearch.maxRepeatedPrefix, run.lowerBound - lineStart))
   }
 
   /// The start of the line after the break at `lineEnd` (`\n`, or `\r` before one) in

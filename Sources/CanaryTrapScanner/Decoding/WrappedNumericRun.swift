@@ -34,9 +34,11 @@ struct WrappedNumericRun {
     guard range.upperBound < limit, ContinuationLines.isBreak(text[range.upperBound]) else {
       return range.upperBound == limit && !final ? .unfinished : .none
     }
-    let startsOne = startsARendering(text, range)
+    let rendering = renderingStart(text, range)
+    let startsOne = startsARendering(text, rendering..<range.upperBound)
     guard startsOne || mayStartWrappedDeflate(text, range) else { return .none }
-    var reader = ContinuationLines.Reader(text, run: range, firstLineHead: firstLineHead)
+    var reader = ContinuationLines.Reader(
+      text, run: rendering..<range.upperBound, firstLineHead: firstLineHead)
     let classes = EncodedRun.classes
     var segments = [range]
     var lineEnd = range.upperBound
@@ -99,6 +101,17 @@ struct WrappedNumericRun {
     if text[first] == UInt8(ascii: "0") && text[first + 1] | 0x20 == UInt8(ascii: "x") { return true }
     return HexGroupDecoder.startsCompressed(
       text, first..<HexDigit.runEnd(in: text, from: first, to: run.upperBound))
+  }
+
+  /// Where the rendering in `run` starts: past the end of the word before it that the run may
+  /// start with (`payload 0x7B, …`: its `ad`), and past blanks.
+  static func renderingStart(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Int {
+    var first = run.lowerBound
+    if first > 0 && continuesAWord(text[first - 1]) {
+      while first < run.upperBound && text[first] != 0x20 { first += 1 }
+    }
+    while first < run.upperBound && text[first] == 0x20 { first += 1 }
+    return first
   }
 
   /// Whether `byte`, right after a line's numbers, goes on with them as a word does: a letter,

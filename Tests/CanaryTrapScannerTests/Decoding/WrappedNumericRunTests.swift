@@ -63,6 +63,49 @@ import Testing
     }
   }
 
+  /// A `0x7B, 0x22` list cut at every width from 41 to 80 columns with no prefix, after a word
+  /// whose last letters are hex digits (`payload`: the run starts with its `ad`) or at the line's
+  /// start (then lines may start with the same bytes as the first, `0x22, 0x`, which are no
+  /// prefix). The twin: a body of other canaries of the same shapes gives nothing.
+  @Test(arguments: ["payload ", ""])
+  func aHexByteListCutAtAnyWidthIsJoined(lead: String) throws {
+    let (data, canaries) = body()
+    let (clean, _) = body()  // other canaries of the same shapes
+    for width in 41...80 {
+      for (body, leaks) in [(data, true), (clean, false)] {
+        let characters = Array(lead + DecodedRenderings.hexByteList(body))
+        let lines = stride(from: 0, to: characters.count, by: width).map {
+          String(characters[$0..<min(characters.count, $0 + width)]) + "\n"
+        }
+        let (findings, _) = scan(lines.joined(), canaries)
+        #expect(names(findings, canaries[0]) == (leaks ? ["hex-byte-list"] : []), "\(width) \(lines)")
+        #expect(names(findings, canaries[1]) == (leaks ? ["json-escaped → hex-byte-list"] : []), "\(width)")
+      }
+    }
+  }
+
+  /// A `0x7B, 0x22` list starting its line, cut at 30 columns (five bytes a line) so that the
+  /// second line starts with the same bytes as the first (`{"a":{"email"…`: `0x7B, 0x22, 0x6`):
+  /// the rendering's own bytes are no prefix, so the lines keep their width and are joined. The
+  /// twin: a body of other canaries gives nothing.
+  @Test(arguments: [true, false])
+  func aLineStartingAsTheFirstDoesIsNoPrefix(leak: Bool) throws {
+    let (_, canaries) = body()
+    let (_, others) = body()
+    let shown = leak ? canaries : others
+    let inner = try JSONSerialization.data(
+      withJSONObject: ["email": shown[0].value, "password": shown[1].value], options: [.sortedKeys])
+    let json = #"{"a":"# + String(decoding: inner, as: UTF8.self) + "}"
+    let characters = Array(DecodedRenderings.hexByteList(Data(json.utf8)))
+    let lines = stride(from: 0, to: characters.count, by: 30).map {
+      String(characters[$0..<min(characters.count, $0 + 30)]) + "\n"
+    }
+    #expect(lines[1].hasPrefix("0x7B, 0x22, 0x65"))
+    let (findings, _) = scan(lines.joined(), canaries)
+    #expect(names(findings, canaries[0]) == (leak ? ["hex-byte-list"] : []), "\(lines)")
+    #expect(names(findings, canaries[1]) == (leak ? ["json-escaped → hex-byte-list"] : []))
+  }
+
   /// A byte list wrapped over three lines whose last piece goes on after its prefix as the first
   /// line's text does (two numbers, `]", `): read against the first line, that piece would be
   /// taken for more prefix and the value's last bytes lost; the further lines are read against
