@@ -19,6 +19,8 @@ final class DecodingWorker {
   let budget: CompressedPayload.Budget
   private let payloads: CompressedPayload
   private var cache = CanaryTargetsCache()
+  /// ``EncodedRun/classes``, held so a run's check reads no global.
+  private let runClasses = EncodedRun.classes
   /// Chains this worker composed, numbered on from `matcher.chains.count` in its candidates.
   private var numbering: ChainNumbering
   /// Why decoding stopped short, if it did: the first limit this worker passed.
@@ -76,6 +78,7 @@ final class DecodingWorker {
       text, end: end, findsPercent: decoders.percentRuns != nil, final: limit == end ? final : true,
       maxRun: maxRun)
     while let run = runs.next(from: position) {
+      let runFrom = position
       if run.range.upperBound == end && !final && limit == end {
         if run.range.count < maxRun {
           resume = run.range.lowerBound
@@ -100,23 +103,35 @@ final class DecodingWorker {
           continue
         }
       }
+      // A payload or rendering that starts near its line's end shows too few characters there
+      // for a run: the run continuing it on the next line is the first found, and the lines
+      // are joined from the piece before it.
+      if joinsWrappedLines, run.kind != .percent, !run.isHex || run.kind == .numeric,
+        let lineFeed = Self.lineFeed(before: run.range.lowerBound, after: runFrom, in: text),
+        let piece = Self.shortPiece(
+          before: run, lineFeed: lineFeed, after: runFrom, in: text, classes: runClasses)
+      {
+        let joins =
+          run.kind == .base64
+          ? joinPayload(
+            text, run: piece, lastPieceOpens: false, continuedBy: run.range, limit: limit, final: final,
+            maxRun: maxRun, firstLineHead: firstLineHead)
+          : joinNumeric(
+            text, run: EncodedRun(range: piece, kind: .numeric), continuedBy: run.range, limit: limit,
+            final: final, maxRun: maxRun, firstLineHead: firstLineHead, joinedThrough: &joinedThrough)
+        guard joins else { return }
+      }
       var pieces: [DecodedPiece] = []
       decoders.decode(text, count: end, run: run, into: &pieces)
-      if joinsWrappedLines, run.kind == .base64, !run.isHex, let base64 = decoders.base64Runs {
+      if joinsWrappedLines, run.kind == .base64, !run.isHex {
         // Whether the run's last piece was read as a compressed payload (when long enough to be).
         let lastPieceOpens =
           pieces.last.map { $0.compressed && $0.span.upperBound == run.range.upperBound } ?? false
-        switch WrappedPayload.join(
-          text, run: run.range, limit: limit, final: final, lastPieceOpens: lastPieceOpens,
-          firstLineHead: firstLineHead)
-        {
-        case .none: break
-        case .unfinished: if keepsForMore(from: run.range.lowerBound, limit: limit, maxRun: maxRun) { return }
-        case .joined(let payload) where payload.segments.last!.upperBound - run.range.lowerBound > maxRun:
-          stop(Self.tooLong(maxRun))
-        case .joined(let payload):
-          for piece in payload.decode(text, with: base64) { found += search(piece, in: text, depth: 1) }
-        }
+        guard
+          joinPayload(
+            text, run: run.range, lastPieceOpens: lastPieceOpens, limit: limit, final: final, maxRun: maxRun,
+            firstLineHead: firstLineHead)
+        else { return }
       }
       if joinsWrappedLines, run.kind == .percent, let percent = decoders.percentRuns {
         switch WrappedPercentRun.join(
@@ -132,28 +147,131 @@ final class DecodingWorker {
       }
       // The lines of a rendering joined already are not joined again from each of their runs
       // (whose own head would read the numbers before them as a prefix).
-      if joinsWrappedLines, decoders.readsNumericRuns,
-        let numeric = Self.numericRun(run, endingWith: pieces, in: text, count: end),
-        numeric.range.lowerBound >= joinedThrough
+      if joinsWrappedLines, let numeric = Self.numericRun(run, endingWith: pieces, in: text, count: end),
+        numeric.range.lowerBound >= joinedThrough,
+        !joinNumeric(
+          text, run: numeric, limit: limit, final: final, maxRun: maxRun, firstLineHead: firstLineHead,
+          joinedThrough: &joinedThrough)
       {
-        switch WrappedNumericRun.join(
-          text, run: numeric, limit: limit, final: final, firstLineHead: firstLineHead)
-        {
-        case .none: break
-        case .unfinished:
-          if keepsForMore(from: numeric.range.lowerBound, limit: limit, maxRun: maxRun) { return }
-        case .joined(let wrapped) where wrapped.segments.last!.upperBound - numeric.range.lowerBound > maxRun:
-          stop(Self.tooLong(maxRun))
-          joinedThrough = wrapped.segments.last!.upperBound
-        case .joined(let wrapped):
-          found += search(wrapped.decode(text, with: decoders), in: text, depth: 0)
-          joinedThrough = wrapped.segments.last!.upperBound
-        }
+        return
       }
       if !pieces.isEmpty { found += search(pieces, in: text, depth: 0) }
       position = run.range.upperBound
     }
     resume = max(position, end - EncodedRun.blockLength)
+  }
+
+  /// Joins the lines of a base64 payload whose first line ends with `run` (see
+  /// ``WrappedPayload/join(_:run:limit:final:lastPieceOpens:firstLineHead:)``) and searches what
+  /// they decode to; when `continuedBy` is given, only a join whose first continuation starts
+  /// there counts. `false` when the search must stop: the payload goes on past the text, kept
+  /// for the next pass.
+  private func joinPayload(
+    _ text: UnsafePointer<UInt8>, run: Range<Int>, lastPieceOpens: Bool, continuedBy: Range<Int>? = nil,
+    limit: Int, final: Bool, maxRun: Int, firstLineHead: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    guard let base64 = decoders.base64Runs else { return true }
+    switch WrappedPayload.join(
+      text, run: run, limit: limit, final: final, lastPieceOpens: lastPieceOpens, firstLineHead: firstLineHead
+    )
+    {
+    case .none: break
+    case .unfinished: return !keepsForMore(from: run.lowerBound, limit: limit, maxRun: maxRun)
+    case .joined(let payload) where !Self.continues(payload.segments, continuedBy): break
+    case .joined(let payload) where payload.segments.last!.upperBound - run.lowerBound > maxRun:
+      stop(Self.tooLong(maxRun))
+    case .joined(let payload):
+      for piece in payload.decode(text, with: base64) { found += search(piece, in: text, depth: 1) }
+    }
+    return true
+  }
+
+  /// Joins the lines of a rendering whose first line ends with `run` (see
+  /// ``WrappedNumericRun/join(_:run:limit:final:firstLineHead:)``), searches what they decode to
+  /// and moves `joinedThrough` past them; when `continuedBy` is given, only a join whose first
+  /// continuation starts there counts. `false` when the search must stop, as for
+  /// ``joinPayload(_:run:lastPieceOpens:continuedBy:limit:final:maxRun:firstLineHead:)``.
+  private func joinNumeric(
+    _ text: UnsafePointer<UInt8>, run: EncodedRun, continuedBy: Range<Int>? = nil, limit: Int, final: Bool,
+    maxRun: Int, firstLineHead: UnsafeBufferPointer<UInt8>, joinedThrough: inout Int
+  ) -> Bool {
+    guard decoders.readsNumericRuns else { return true }
+    switch WrappedNumericRun.join(text, run: run, limit: limit, final: final, firstLineHead: firstLineHead) {
+    case .none: break
+    case .unfinished: return !keepsForMore(from: run.range.lowerBound, limit: limit, maxRun: maxRun)
+    case .joined(let wrapped) where !Self.continues(wrapped.segments, continuedBy): break
+    case .joined(let wrapped) where wrapped.segments.last!.upperBound - run.range.lowerBound > maxRun:
+      stop(Self.tooLong(maxRun))
+      joinedThrough = wrapped.segments.last!.upperBound
+    case .joined(let wrapped):
+      found += search(wrapped.decode(text, with: decoders), in: text, depth: 0)
+      joinedThrough = wrapped.segments.last!.upperBound
+    }
+    return true
+  }
+
+  /// Whether joined `segments` go on with `run` as their first continuation (past blanks
+  /// before its text), or `run` is `nil`.
+  private static func continues(_ segments: [Range<Int>], _ run: Range<Int>?) -> Bool {
+    guard let run else { return true }
+    return segments.count > 1 && run.lowerBound <= segments[1].lowerBound
+      && segments[1].lowerBound < run.upperBound
+  }
+
+  /// The last line feed of `text[lower..<position]` within a continuation's layout of
+  /// `position` (``LineJunctionSearch/maxRepeatedPrefix`` and
+  /// ``LineJunctionSearch/maxIndentation``), 8 bytes at a time from the end.
+  private static func lineFeed(before position: Int, after lower: Int, in text: UnsafePointer<UInt8>) -> Int?
+  {
+    let lower = max(
+      lower, position - LineJunctionSearch.maxRepeatedPrefix - LineJunctionSearch.maxIndentation - 1)
+    var index = position
+    while index - 8 >= lower {
+      let feeds = EncodedRun.bytes(of: EncodedRun.word(at: index - 8, in: text), from: 0x0A, through: 0x0A)
+      if feeds != 0 { return index - 1 - feeds.leadingZeroBitCount / 8 }
+      index -= 8
+    }
+    while index > lower {
+      index -= 1
+      if text[index] == 0x0A { return index }
+    }
+    return nil
+  }
+
+  /// The piece of a payload or rendering that ends the line before `run` (whose last line feed
+  /// is `lineFeed`), when it is too short for a run of its own (under
+  /// ``EncodedRun/blockLength`` characters of `run`'s class, after `lower`) and may start what
+  /// `run` continues on the next line, past that line's layout: base64 beginning as a compressed
+  /// stream, or a rendering's start (``WrappedNumericRun/startsARendering(_:_:)``). `classes` is
+  /// ``EncodedRun/classes``.
+  private static func shortPiece(
+    before run: EncodedRun, lineFeed: Int, after lower: Int, in text: UnsafePointer<UInt8>,
+    classes: [UInt8]
+  )
+    -> Range<Int>?
+  {
+    let lineEnd = lineFeed > lower && text[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
+    let bit: UInt8 = run.kind == .base64 ? 1 : 2
+    var start = lineEnd
+    while start > lower && lineEnd - start < EncodedRun.blockLength
+      && classes[Int(text[start - 1])] & bit != 0
+    {
+      start -= 1
+    }
+    // A stretch of a block or more was a run of its own, joined from there.
+    guard lineEnd - start < EncodedRun.blockLength else { return nil }
+    if run.kind == .base64 {
+      // The payload starts after a key's `=` (`body=H4sI`).
+      if let equals = (start..<lineEnd).last(where: { text[$0] == UInt8(ascii: "=") }) { start = equals + 1 }
+      guard start < lineEnd, WrappedPayload.startsCompressed(text, start..<lineEnd, then: run.range) else {
+        return nil
+      }
+      return start..<lineEnd
+    }
+    // A rendering may show nothing but its `[` or `<` before the line's end.
+    let piece = start..<lineEnd
+    return WrappedNumericRun.startsARendering(text, WrappedNumericRun.renderingStart(text, piece)..<lineEnd)
+      ? piece : nil
   }
 
   /// The numeric run a wrapped rendering may start with: `run` itself, or the hex ending a base64

@@ -94,10 +94,11 @@ struct WrappedNumericRun {
   static func startsARendering(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
     var first = run.lowerBound
     while first < run.upperBound && text[first] == 0x20 { first += 1 }
-    guard first + 2 <= run.upperBound else { return false }
+    // Right after `<` or `[`, however little of it a line shows.
     if first > 0 && (text[first - 1] == UInt8(ascii: "<") || text[first - 1] == UInt8(ascii: "[")) {
       return true
     }
+    guard first + 2 <= run.upperBound else { return false }
     if text[first] == UInt8(ascii: "0") && text[first + 1] | 0x20 == UInt8(ascii: "x") { return true }
     return HexGroupDecoder.startsCompressed(
       text, first..<HexDigit.runEnd(in: text, from: first, to: run.upperBound))

@@ -95,16 +95,38 @@ struct WrappedPayload {
 
   /// Whether the first ``headLength`` characters of `segments` decode to bytes a compressed
   /// stream may start with.
-  private static func startsCompressed(_ text: UnsafePointer<UInt8>, _ segments: [Range<Int>]) -> Bool {
+  static func startsCompressed(_ text: UnsafePointer<UInt8>, _ segments: [Range<Int>]) -> Bool {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: headLength) { characters in
       var count = 0
-      for segment in segments {
-        for index in segment where count < headLength && text[index] != equals {
-          characters[count] = text[index]
-          count += 1
-        }
-      }
+      for segment in segments { gather(text, segment, into: characters, count: &count) }
       return Base64RunDecoder.startsCompressed(characters.baseAddress!, 0..<count)
+    }
+  }
+
+  /// Whether the first ``headLength`` characters of `first` and then `second` decode to bytes a
+  /// compressed stream may start with (as ``startsCompressed(_:_:)`` reads two segments, with no
+  /// array of them).
+  static func startsCompressed(_ text: UnsafePointer<UInt8>, _ first: Range<Int>, then second: Range<Int>)
+    -> Bool
+  {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: headLength) { characters in
+      var count = 0
+      gather(text, first, into: characters, count: &count)
+      gather(text, second, into: characters, count: &count)
+      return Base64RunDecoder.startsCompressed(characters.baseAddress!, 0..<count)
+    }
+  }
+
+  /// Appends the characters of `text[segment]` but padding to `characters[..<count]`, up to
+  /// ``headLength`` of them.
+  @inline(__always)
+  private static func gather(
+    _ text: UnsafePointer<UInt8>, _ segment: Range<Int>, into characters: UnsafeMutableBufferPointer<UInt8>,
+    count: inout Int
+  ) {
+    for index in segment where count < headLength && text[index] != equals {
+      characters[count] = text[index]
+      count += 1
     }
   }
 

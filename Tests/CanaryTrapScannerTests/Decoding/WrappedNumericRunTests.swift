@@ -106,6 +106,25 @@ import Testing
     #expect(names(findings, canaries[1]) == (leak ? ["json-escaped → hex-byte-list"] : []))
   }
 
+  /// Each rendering starting near its first line's end, which shows 0 to 14 of its characters
+  /// (its `[` or `<` alone, or too few for a run: the run found first is on the next line). The
+  /// twin: a body of other canaries of the same shapes gives nothing.
+  @Test(arguments: [0, 1, 2, 5, 14])
+  func aRenderingStartingNearItsLinesEndIsJoined(shown: Int) throws {
+    let (data, canaries) = body()
+    let (clean, _) = body()
+    for (bytes, leaks) in [(data, true), (clean, false)] {
+      for (text, name) in Self.renderings(bytes) {
+        // `body: ` and then the rendering's first character, which `[` or `<` may be.
+        let message = String(repeating: "x", count: 64 - shown - 7) + " " + text
+        let log = Self.wrapped(message, width: 64)
+        let (findings, _) = scan(log, canaries)
+        #expect(names(findings, canaries[0]) == (leaks ? [name] : []), "\(shown) \(name)\n\(log)")
+        #expect(names(findings, canaries[1]) == (leaks ? ["json-escaped → " + name] : []), "\(shown) \(name)")
+      }
+    }
+  }
+
   /// A byte list wrapped over three lines whose last piece goes on after its prefix as the first
   /// line's text does (two numbers, `]", `): read against the first line, that piece would be
   /// taken for more prefix and the value's last bytes lost; the further lines are read against

@@ -140,6 +140,27 @@ import Testing
     #expect(findings.allSatisfy { $0.line == 2 }, "\(findings.map(\.line))")
   }
 
+  /// A payload that starts near its first line's end, which shows 1 to 15 of its characters
+  /// (too few for a run: the run found first is on the next line). The twin: the same payload of
+  /// other bytes, placed the same way, holds nothing.
+  @Test(arguments: [1, 2, 4, 9, 15])
+  func aPayloadStartingNearItsLinesEndIsOpened(shown: Int) throws {
+    let (data, canaries) = body()
+    let other = Data(#"{"profile":{"email":"someone@example.com","pad":"0123456789abcdef"}}"#.utf8)
+    for (bytes, leaks) in [(data, true), (other, false)] {
+      guard let encoded = try DecodedRenderings.python("base64.b64encode(gzip.compress(d))", bytes) else {
+        return
+      }
+      let lead = String(repeating: "x", count: 64 - shown - 13) + " upload data="
+      let text = Self.loggerLines(lead + encoded)
+      #expect(text.split(separator: "\n")[0].hasSuffix("data=" + encoded.prefix(shown)))
+      let (findings, source) = scan(text, canaries)
+      #expect(source.status.failureReason == nil)
+      #expect(names(findings, canaries[0]) == (leaks ? ["gzip → base64"] : []), "\(shown)")
+      #expect(names(findings, canaries[1]) == (leaks ? ["json-escaped → gzip → base64"] : []), "\(shown)")
+    }
+  }
+
   /// Two payloads on consecutive lines under the same prefix, the first ending its line without
   /// padding: the join reads them as one, and each is still read on its own.
   @Test(arguments: [false, true])
