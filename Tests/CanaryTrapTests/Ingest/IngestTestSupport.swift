@@ -22,7 +22,7 @@ enum IngestTestSupport {
     let input = directory.appendingPathComponent("in")
     let output = directory.appendingPathComponent("out")
     try data.write(to: input)
-    FileManager.default.createFile(atPath: output.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
