@@ -220,22 +220,11 @@ final class DecodingWorker {
 
   /// The last line feed of `text[lower..<position]` within a continuation's layout of
   /// `position` (``LineJunctionSearch/maxRepeatedPrefix`` and
-  /// ``LineJunctionSearch/maxIndentation``), 8 bytes at a time from the end.
+  /// ``LineJunctionSearch/maxIndentation``).
   private static func lineFeed(before position: Int, after lower: Int, in text: UnsafePointer<UInt8>) -> Int?
   {
-    let lower = max(
-      lower, position - LineJunctionSearch.maxRepeatedPrefix - LineJunctionSearch.maxIndentation - 1)
-    var index = position
-    while index - 8 >= lower {
-      let feeds = EncodedRun.bytes(of: EncodedRun.word(at: index - 8, in: text), from: 0x0A, through: 0x0A)
-      if feeds != 0 { return index - 1 - feeds.leadingZeroBitCount / 8 }
-      index -= 8
-    }
-    while index > lower {
-      index -= 1
-      if text[index] == 0x0A { return index }
-    }
-    return nil
+    let layout = LineJunctionSearch.maxRepeatedPrefix + LineJunctionSearch.maxIndentation
+    return last(0x0A, in: text, max(lower, position - layout - 1)..<position)
   }
 
   /// The piece of a payload or rendering that ends the line before `run` (whose last line feed
@@ -262,7 +251,7 @@ final class DecodingWorker {
     guard lineEnd - start < EncodedRun.blockLength else { return nil }
     if run.kind == .base64 {
       // The payload starts after a key's `=` (`body=H4sI`).
-      if let equals = (start..<lineEnd).last(where: { text[$0] == UInt8(ascii: "=") }) { start = equals + 1 }
+      if let equals = last(UInt8(ascii: "="), in: text, start..<lineEnd) { start = equals + 1 }
       guard start < lineEnd, WrappedPayload.startsCompressed(text, start..<lineEnd, then: run.range) else {
         return nil
       }
@@ -295,7 +284,7 @@ final class DecodingWorker {
       // Only after a key's `=` at a line's end, and only what may start raw deflate (the first
       // two bytes say) and is hex to the end.
       guard run.range.upperBound < count, ContinuationLines.isBreak(text[run.range.upperBound]),
-        let equals = lastEquals(in: text, run.range)
+        let equals = last(UInt8(ascii: "="), in: text, run.range)
       else { return nil }
       start = equals + 1
       guard run.range.upperBound - start >= HexGroupDecoder.payloadHeadDigits,
@@ -309,17 +298,17 @@ final class DecodingWorker {
     return hex
   }
 
-  /// The last `=` in `text[range]`: eight bytes at a time.
-  private static func lastEquals(in text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int? {
+  /// The last `byte` (below 0x80) in `text[range]`: eight bytes at a time from the end.
+  private static func last(_ byte: UInt8, in text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int? {
     var index = range.upperBound
     while index - 8 >= range.lowerBound {
-      let found = EncodedRun.bytes(of: EncodedRun.word(at: index - 8, in: text), from: 0x3D, through: 0x3D)
+      let found = EncodedRun.bytes(of: EncodedRun.word(at: index - 8, in: text), from: byte, through: byte)
       if found != 0 { return index - 1 - found.leadingZeroBitCount / 8 }
       index -= 8
     }
     while index > range.lowerBound {
       index -= 1
-      if text[index] == UInt8(ascii: "=") { return index }
+      if text[index] == byte { return index }
     }
     return nil
   }
