@@ -56,19 +56,37 @@ enum ContinuationLines {
   /// first against the line it continues, each later one against the first's prefix, so that a
   /// last piece that goes on after its prefix as the first line's text does (a number, then
   /// `", `) is not taken for more prefix.
+  ///
+  /// The first continuation's prefix may end with a number that is the lines' text: a message
+  /// starting with one (`422 body=<7b22…`) whose next line starts with a number of a prefix's
+  /// shape (`9 39717861`, `637 676d3432`). A reader that `trimsFirstNumber` ends that prefix
+  /// before it; either reader tells whether the prefix it read ended with one
+  /// (``firstPrefixEndsWithNumber``), so a caller reads the lines both ways.
   struct Reader {
     /// What the next line's prefix repeats: the first bytes of the line the run starts on, then
     /// the first continuation's prefix.
     private var head: UnsafeBufferPointer<UInt8>
     private var readFirst = false
+    private let trimsFirstNumber: Bool
+    /// Whether the first continuation's prefix ended with a number
+    /// (``ContinuationLines/startOfEndingNumber(_:prefix:)``).
+    private(set) var firstPrefixEndsWithNumber = false
 
     /// A reader of the lines after a line whose first bytes are `head`.
-    init(head: UnsafeBufferPointer<UInt8>) { self.head = head }
+    init(head: UnsafeBufferPointer<UInt8>, trimsFirstNumber: Bool = false) {
+      self.head = head
+      self.trimsFirstNumber = trimsFirstNumber
+    }
 
     /// A reader of the lines after `run` of `text`, whose line's first bytes are `firstLineHead`
     /// when that line began before `text` (see ``ContinuationLines/head(_:run:firstLineHead:)``).
-    init(_ text: UnsafePointer<UInt8>, run: Range<Int>, firstLineHead: UnsafeBufferPointer<UInt8>) {
-      self.init(head: ContinuationLines.head(text, run: run, firstLineHead: firstLineHead))
+    init(
+      _ text: UnsafePointer<UInt8>, run: Range<Int>, firstLineHead: UnsafeBufferPointer<UInt8>,
+      trimsFirstNumber: Bool = false
+    ) {
+      self.init(
+        head: ContinuationLines.head(text, run: run, firstLineHead: firstLineHead),
+        trimsFirstNumber: trimsFirstNumber)
     }
 
     /// The line after the break at `lineEnd` in `text[..<limit]` (`final` when the text ends at
@@ -99,10 +117,30 @@ enum ContinuationLines {
       }
       if !readFirst {
         readFirst = true
+        if let number = ContinuationLines.startOfEndingNumber(text, prefix: next..<layout.prefixEnd) {
+          firstPrefixEndsWithNumber = true
+          if trimsFirstNumber { layout = (number, number) }
+        }
         head = UnsafeBufferPointer(start: text + next, count: layout.prefixEnd - next)
       }
       return layout
     }
+  }
+
+  /// Where the number that `prefix` of `text` ends with starts, when it ends with one standing
+  /// alone, after a blank, a `:`, `|` or `]` or at the line's start, and followed by blanks or
+  /// those (`D app: 637 `, `1000 ms | 5 `, but not `10:00:00.003 ` or `[net 3/14] `).
+  static func startOfEndingNumber(_ text: UnsafePointer<UInt8>, prefix: Range<Int>) -> Int? {
+    func isSeparator(_ byte: UInt8) -> Bool {
+      isBlank(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "|") || byte == UInt8(ascii: "]")
+    }
+    var index = prefix.upperBound
+    while index > prefix.lowerBound && isSeparator(text[index - 1]) { index -= 1 }
+    guard index < prefix.upperBound else { return nil }
+    let numberEnd = index
+    while index > prefix.lowerBound && isDigit(text[index - 1]) { index -= 1 }
+    guard index < numberEnd, index == prefix.lowerBound || isSeparator(text[index - 1]) else { return nil }
+    return index
   }
 
   /// Whether a line starting with `first` may start with a layout to skip, after a line (or

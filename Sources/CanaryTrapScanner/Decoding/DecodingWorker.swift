@@ -191,21 +191,32 @@ final class DecodingWorker {
   /// and moves `joinedThrough` past them; when `continuedBy` is given, only a join whose first
   /// continuation starts there counts. `false` when the search must stop, as for
   /// ``joinPayload(_:run:lastPieceOpens:continuedBy:limit:final:maxRun:firstLineHead:)``.
+  /// Lines whose first continuation's prefix ended with a number are read a second time with
+  /// that number as the rendering's (``ContinuationLines/Reader``), and both joins searched.
   private func joinNumeric(
     _ text: UnsafePointer<UInt8>, run: EncodedRun, continuedBy: Range<Int>? = nil, limit: Int, final: Bool,
-    maxRun: Int, firstLineHead: UnsafeBufferPointer<UInt8>, joinedThrough: inout Int
+    maxRun: Int, firstLineHead: UnsafeBufferPointer<UInt8>, joinedThrough: inout Int,
+    trimsFirstNumber: Bool = false
   ) -> Bool {
     guard decoders.readsNumericRuns else { return true }
-    switch WrappedNumericRun.join(text, run: run, limit: limit, final: final, firstLineHead: firstLineHead) {
+    switch WrappedNumericRun.join(
+      text, run: run, limit: limit, final: final, firstLineHead: firstLineHead,
+      trimsFirstNumber: trimsFirstNumber)
+    {
     case .none: break
     case .unfinished: return !keepsForMore(from: run.range.lowerBound, limit: limit, maxRun: maxRun)
     case .joined(let wrapped) where !Self.continues(wrapped.segments, continuedBy): break
     case .joined(let wrapped) where wrapped.segments.last!.upperBound - run.range.lowerBound > maxRun:
       stop(Self.tooLong(maxRun))
-      joinedThrough = wrapped.segments.last!.upperBound
+      joinedThrough = max(joinedThrough, wrapped.segments.last!.upperBound)
     case .joined(let wrapped):
       found += search(wrapped.decode(text, with: decoders), in: text, depth: 0)
-      joinedThrough = wrapped.segments.last!.upperBound
+      joinedThrough = max(joinedThrough, wrapped.segments.last!.upperBound)
+      if wrapped.firstPrefixEndsWithNumber && !trimsFirstNumber {
+        return joinNumeric(
+          text, run: run, continuedBy: continuedBy, limit: limit, final: final, maxRun: maxRun,
+          firstLineHead: firstLineHead, joinedThrough: &joinedThrough, trimsFirstNumber: true)
+      }
     }
     return true
   }

@@ -9,6 +9,9 @@ struct WrappedNumericRun {
   /// Each line's share of the rendering in the text: the run on the first line, then each
   /// continuation past its layout.
   var segments: [Range<Int>]
+  /// Whether the first continuation's prefix, as read, ended with a number that may be the
+  /// rendering's own digits (``ContinuationLines/Reader/firstPrefixEndsWithNumber``).
+  var firstPrefixEndsWithNumber = false
 
   /// What joining the lines after a run found.
   enum Outcome {
@@ -25,10 +28,13 @@ struct WrappedNumericRun {
   /// `text` begins inside, when it began before `text`. Only a run that starts a rendering
   /// (``startsARendering(_:_:)``) is joined. Continuations join while each is as wide as the first
   /// of them, up to one that is narrower or followed by other text (`>`, `]`), which is the last;
-  /// one whose numbers run on into a word is not joined.
+  /// one whose numbers run on into a word is not joined. With `trimsFirstNumber`, a number
+  /// ending the first continuation's prefix is read as the rendering's (see
+  /// ``ContinuationLines/Reader``).
   static func join(
     _ text: UnsafePointer<UInt8>, run: EncodedRun, limit: Int, final: Bool,
-    firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+    firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0),
+    trimsFirstNumber: Bool = false
   ) -> Outcome {
     let range = run.range
     guard range.upperBound < limit, ContinuationLines.isBreak(text[range.upperBound]) else {
@@ -38,7 +44,8 @@ struct WrappedNumericRun {
     let startsOne = startsARendering(text, rendering..<range.upperBound)
     guard startsOne || mayStartWrappedDeflate(text, range) else { return .none }
     var reader = ContinuationLines.Reader(
-      text, run: rendering..<range.upperBound, firstLineHead: firstLineHead)
+      text, run: rendering..<range.upperBound, firstLineHead: firstLineHead,
+      trimsFirstNumber: trimsFirstNumber)
     let classes = EncodedRun.classes
     var segments = [range]
     var lineEnd = range.upperBound
@@ -74,7 +81,8 @@ struct WrappedNumericRun {
     if !startsOne && segments.reduce(0, { $0 + $1.count }) <= HexGroupDecoder.longestDigestDigits {
       return .none
     }
-    return .joined(WrappedNumericRun(segments: segments))
+    return .joined(
+      WrappedNumericRun(segments: segments, firstPrefixEndsWithNumber: reader.firstPrefixEndsWithNumber))
   }
 
   /// Whether `run` is plain hex to its line's end that begins as a raw deflate stream may: such a

@@ -125,6 +125,36 @@ import Testing
     }
   }
 
+  /// A message that starts with a number (`422 body=<7b227072 …>`) wrapped at every width from
+  /// 60 to 99 columns under a timestamp, under a counter and with no prefix: where a
+  /// continuation's text starts with a number and a blank as the first line's does
+  /// (`637 676d3432`, `9 39717861`), the lines are read both with that number as prefix and as
+  /// the rendering's digits, so the value is found at every width. The twin: a body of other
+  /// canaries of the same shapes gives nothing.
+  @Test(arguments: ["stamp", "counter", "none"])
+  func aContinuationStartingWithANumberAsTheFirstLineDoesIsRead(prefix: String) throws {
+    let (data, canaries) = body()
+    let (clean, _) = body()
+    func lead(_ line: Int) -> String {
+      switch prefix {
+      case "stamp": "2026-12-06T10:00:0\(line).\(100 + 37 * line)Z D app: "
+      case "counter": "\(999 + line) ms | "
+      default: ""
+      }
+    }
+    for width in 60..<100 {
+      for (bytes, leaks) in [(data, true), (clean, false)] {
+        let characters = Array("422 body=" + DecodedRenderings.nsData(bytes))
+        let log = stride(from: 0, to: characters.count, by: width).enumerated().map { line, start in
+          lead(line) + String(characters[start..<min(characters.count, start + width)]) + "\n"
+        }.joined()
+        let (findings, _) = scan(log, canaries)
+        #expect(names(findings, canaries[0]) == (leaks ? ["nsdata-hex"] : []), "\(width)\n\(log)")
+        #expect(names(findings, canaries[1]) == (leaks ? ["json-escaped → nsdata-hex"] : []), "\(width)")
+      }
+    }
+  }
+
   /// A byte list wrapped over three lines whose last piece goes on after its prefix as the first
   /// line's text does (two numbers, `]", `): read against the first line, that piece would be
   /// taken for more prefix and the value's last bytes lost; the further lines are read against
