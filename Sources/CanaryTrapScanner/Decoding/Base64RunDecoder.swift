@@ -137,7 +137,14 @@ struct Base64RunDecoder: RunDecoder {
     }
     // Only a payload whose first bytes a compressed stream may start with is decoded whole;
     // tested first, as nearly every run (a token, an id, a digest) fails it.
-    guard Self.startsCompressed(text, range) else { return }
+    guard Self.startsCompressed(text, range) else {
+      // Base64 of a payload's base64 (a Kubernetes secret holding one, a Helm release) is
+      // decoded once: the payload is opened in the text it decodes to, `gzip → base64 → base64`.
+      if Self.startsWithBase64OfHeader(text, range), let bytes = Self.decode(text, range, limit: .max) {
+        pieces.append(DecodedPiece(bytes: bytes, span: range, step: .base64))
+      }
+      return
+    }
     let hexOnly = !range.contains { index in
       let byte = text[index]
       return !(byte >= 0x30 && byte <= 0x39 || (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
@@ -163,7 +170,11 @@ struct Base64RunDecoder: RunDecoder {
       {
         return true
       }
-      if head(text, start..<run.upperBound, satisfies: { HeaderedFormat($0) != nil }) { return true }
+      if head(text, start..<run.upperBound, satisfies: { HeaderedFormat($0) != nil })
+        || startsWithBase64OfHeader(text, start..<run.upperBound)
+      {
+        return true
+      }
       guard let padding = (start..<run.upperBound).first(where: { text[$0] == UInt8(ascii: "=") }) else {
         break
       }
@@ -171,6 +182,34 @@ struct Base64RunDecoder: RunDecoder {
       while start < run.upperBound && text[start] == UInt8(ascii: "=") { start += 1 }
     }
     return false
+  }
+
+  /// Whether `text[range]` decodes to the base64 of a gzip, zlib or zip header, or of a
+  /// ``HeaderedFormat``'s (``CompressedPayload/startsWithHeader(_:)``): the first four
+  /// characters, which give the payload's first two bytes, are tested before the head is decoded.
+  static func startsWithBase64OfHeader(_ text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Bool {
+    guard range.count >= minimumLength else { return false }
+    let values = Self.values
+    let (a, b, c, d) = (
+      values[Int(text[range.lowerBound])], values[Int(text[range.lowerBound + 1])],
+      values[Int(text[range.lowerBound + 2])], values[Int(text[range.lowerBound + 3])]
+    )
+    guard a | b | c | d != 0xFF else { return false }
+    // The values of the inner base64's first three characters.
+    let (e, f, g) = (values[Int(a << 2 | b >> 4)], values[Int(b << 4 | c >> 2)], values[Int(c << 6 | d)])
+    guard e | f | g != 0xFF,
+      CompressedPayload.mayStartWithHeader(first: e << 2 | f >> 4, second: f << 4 | g >> 2)
+    else { return false }
+    // 16 characters of the inner base64 give its first 12 bytes, as a bzip2 header needs.
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { characters in
+      var count = 0
+      let valid = forEachByte(text, range, limit: 22) { byte in
+        characters[count] = byte
+        count += 1
+      }
+      guard valid, count >= 16 else { return false }
+      return head(UnsafePointer(characters.baseAddress!), 0..<16) { CompressedPayload.startsWithHeader($0) }
+    }
   }
 
   /// Whether the first 16 characters of `text[range]` decode to bytes a compressed stream may

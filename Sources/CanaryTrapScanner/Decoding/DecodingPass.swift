@@ -29,9 +29,11 @@ final class DecodingPass {
   /// A pass for `matcher`, or `nil` when `options` enable no decoded rendering.
   init?(matcher: CompiledMatcher, options: ScanOptions) {
     // Percent-encoded text is decoded as well as searched forward: see PercentRunDecoder; so is
-    // the shown part of elided hex (HexGroupDecoder).
+    // the shown part of elided hex (HexGroupDecoder), and base64 of a payload's base64
+    // (Base64RunDecoder).
     let enabled = options.encodings.filter {
-      $0.isDecodedOnly || $0 == .hex || options.decodesPercentRuns && ($0 == .percent || $0 == .form)
+      $0.isDecodedOnly || $0 == .hex || $0 == .base64
+        || options.decodesPercentRuns && ($0 == .percent || $0 == .form)
     }
     var decoders = RunDecoders()
     if enabled.contains(.nsdataHex) { decoders.hexGroups = HexGroupDecoder() }

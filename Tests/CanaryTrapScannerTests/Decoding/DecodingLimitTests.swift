@@ -88,6 +88,25 @@ import Testing
     #expect(clean.status.failureReason == nil)
   }
 
+  /// Base64 of a payload's base64 (a Kubernetes secret holding a Helm release) longer than
+  /// ``DecodingLimits/maxRunBytes`` is inconclusive; it was judged clean. The twin: under the
+  /// limit, it is opened and the canary found.
+  @Test func aLongBase64OfABase64PayloadIsInconclusive() throws {
+    var limits = DecodingLimits()
+    limits.maxRunBytes = 256
+    let random = (0..<1500).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
+    guard
+      let encoded = try DecodedRenderings.python(
+        "base64.b64encode(base64.b64encode(gzip.compress(d)))", Data((random + canary.value).utf8))
+    else { return }
+    let text = String(repeating: "z", count: 3000) + "\n  release: " + encoded + "\n"
+    let (_, source) = scan(text, limits: limits, chunkSize: 1024)
+    #expect(source.status.failureReason?.contains("DecodingLimits.maxRunBytes") == true, "\(source.status)")
+    let (found, clean) = scan(text)
+    #expect(found.map(\.encoding) == ["gzip → base64 → base64"])
+    #expect(clean.status.failureReason == nil)
+  }
+
   @Test func aCompressionBombInBase64IsInconclusive() throws {
     guard
       let bomb = try DecodedRenderings.python(

@@ -124,6 +124,33 @@ import Testing
     }
   }
 
+  /// Base64 of a payload's base64, as a Kubernetes secret holds a Helm release (`base64` of
+  /// `base64` of gzip), in YAML and in JSON: opened for every payload with a header (gzip, zlib,
+  /// zip, bzip2, from Python), named with both layers. The twin: the same layers of a body of
+  /// other canaries of the same shapes give nothing.
+  @Test(
+    arguments: DecodedRenderings.compressed.indices.filter {
+      !DecodedRenderings.compressed[$0].chain.hasPrefix("deflate")
+    })
+  func base64OfABase64PayloadIsOpened(_ index: Int) throws {
+    let (expression, chain) = DecodedRenderings.compressed[index]
+    let (data, canaries) = body()
+    let (clean, _) = body()
+    for (bytes, leaks) in [(data, true), (clean, false)] {
+      guard let encoded = try DecodedRenderings.python("base64.b64encode(\(expression))", bytes) else {
+        return
+      }
+      for text in [
+        "data:\n  release: \(encoded)\nkind: Secret", #"{"kind":"Secret","data":{"release":"\#(encoded)"}}"#,
+      ] {
+        let (findings, source) = scan("before\n" + text + "\nafter\n", canaries)
+        #expect(source.status.failureReason == nil)
+        #expect(names(findings, canaries[0]) == (leaks ? [chain + " → base64"] : []), "\(text)")
+        #expect(names(findings, canaries[1]) == (leaks ? ["json-escaped → " + chain + " → base64"] : []))
+      }
+    }
+  }
+
   /// A compressed payload reaches a log as hex too: Foundation's description of the `Data`, a
   /// byte list, `0x` bytes, plain hex (after `key=`, before `-end`). Each is opened (gzip from
   /// the real `gzip`); the twin, the same renderings of another body's gzip, is clean.
