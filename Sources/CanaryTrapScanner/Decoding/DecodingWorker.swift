@@ -124,9 +124,12 @@ final class DecodingWorker {
       var pieces: [DecodedPiece] = []
       decoders.decode(text, count: end, run: run, into: &pieces)
       if joinsWrappedLines, run.kind == .base64, !run.isHex {
-        // Whether the run's last piece was read as a compressed payload (when long enough to be).
+        // Whether the run's last piece was read as a compressed payload, or as the base64 of one
+        // (when long enough to be).
         let lastPieceOpens =
-          pieces.last.map { $0.compressed && $0.span.upperBound == run.range.upperBound } ?? false
+          pieces.last.map {
+            ($0.compressed || $0.step == .base64) && $0.span.upperBound == run.range.upperBound
+          } ?? false
         guard
           joinPayload(
             text, run: run.range, lastPieceOpens: lastPieceOpens, limit: limit, final: final, maxRun: maxRun,

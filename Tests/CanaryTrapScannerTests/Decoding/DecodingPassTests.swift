@@ -125,7 +125,7 @@ import Testing
   }
 
   /// Base64 of a payload's base64, as a Kubernetes secret holds a Helm release (`base64` of
-  /// `base64` of gzip), in YAML and in JSON: opened for every payload with a header (gzip, zlib,
+  /// `base64` of gzip), in YAML, in JSON and wrapped at 76 columns: opened for every payload with a header (gzip, zlib,
   /// zip, bzip2, from Python), named with both layers. The twin: the same layers of a body of
   /// other canaries of the same shapes give nothing.
   @Test(
@@ -140,8 +140,13 @@ import Testing
       guard let encoded = try DecodedRenderings.python("base64.b64encode(\(expression))", bytes) else {
         return
       }
+      // Also as `base64` writes it, wrapped at 76 columns.
+      let wrapped = stride(from: 0, to: encoded.count, by: 76).map {
+        String(encoded.dropFirst($0).prefix(76))
+      }.joined(separator: "\n")
       for text in [
         "data:\n  release: \(encoded)\nkind: Secret", #"{"kind":"Secret","data":{"release":"\#(encoded)"}}"#,
+        wrapped,
       ] {
         let (findings, source) = scan("before\n" + text + "\nafter\n", canaries)
         #expect(source.status.failureReason == nil)
