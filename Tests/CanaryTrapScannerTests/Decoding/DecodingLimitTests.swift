@@ -66,20 +66,28 @@ import Testing
     #expect(clean.status.failureReason == nil)
   }
 
+  /// Limits under which a run of 256 bytes is too long to decode.
+  static let smallRuns: DecodingLimits = {
+    var limits = DecodingLimits()
+    limits.maxRunBytes = 256
+    return limits
+  }()
+
+  /// What Python's `expression` makes of 1,500 random bytes in hex and then the canary: a payload
+  /// whose text is far longer than ``smallRuns`` allows; `nil` without python3.
+  func longPayload(_ expression: String) throws -> String? {
+    let random = (0..<1500).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
+    return try DecodedRenderings.python(expression, Data((random + canary.value).utf8))
+  }
+
   /// Base64 of a compressed payload is also a stretch of URL characters: the percent decoding's
   /// view of it must not hide that it is too long to decode. The same with a `%XX` in it: too
   /// long to decode as percent-encoded text.
   @Test func aLongCompressedBase64RunIsInconclusiveWithOrWithoutAnEscape() throws {
-    var limits = DecodingLimits()
-    limits.maxRunBytes = 256
-    let random = (0..<1500).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
-    guard
-      let encoded = try DecodedRenderings.python(
-        "base64.b64encode(gzip.compress(d))", Data((random + canary.value).utf8))
-    else { return }
+    guard let encoded = try longPayload("base64.b64encode(gzip.compress(d))") else { return }
     for text in ["payload=" + encoded, "payload=%7B" + encoded] {
       let (_, source) = scan(
-        String(repeating: "z", count: 3000) + "\n" + text + "\n", limits: limits, chunkSize: 1024)
+        String(repeating: "z", count: 3000) + "\n" + text + "\n", limits: Self.smallRuns, chunkSize: 1024)
       #expect(source.status.failureReason?.contains("DecodingLimits.maxRunBytes") == true, "\(source.status)")
     }
     // The twin: under the limit, the payload is opened and the canary found.
@@ -92,15 +100,11 @@ import Testing
   /// ``DecodingLimits/maxRunBytes`` is inconclusive; it was judged clean. The twin: under the
   /// limit, it is opened and the canary found.
   @Test func aLongBase64OfABase64PayloadIsInconclusive() throws {
-    var limits = DecodingLimits()
-    limits.maxRunBytes = 256
-    let random = (0..<1500).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
-    guard
-      let encoded = try DecodedRenderings.python(
-        "base64.b64encode(base64.b64encode(gzip.compress(d)))", Data((random + canary.value).utf8))
-    else { return }
+    guard let encoded = try longPayload("base64.b64encode(base64.b64encode(gzip.compress(d)))") else {
+      return
+    }
     let text = String(repeating: "z", count: 3000) + "\n  release: " + encoded + "\n"
-    let (_, source) = scan(text, limits: limits, chunkSize: 1024)
+    let (_, source) = scan(text, limits: Self.smallRuns, chunkSize: 1024)
     #expect(source.status.failureReason?.contains("DecodingLimits.maxRunBytes") == true, "\(source.status)")
     let (found, clean) = scan(text)
     #expect(found.map(\.encoding) == ["gzip → base64 → base64"])
