@@ -90,22 +90,10 @@ final class DecodingWorker {
         resume = end
         return
       }
-      if run.kind == .numeric, !run.isHex, decoders.hexDumps {
-        // A dump's lines are read together, from the run on its first line to its last line (hex
-        // digits alone, an id or a digest, are no dump line: its groups are apart).
-        switch HexDump.read(text, run: run.range, limit: limit, final: final, maxRun: maxRun) {
-        case .none: break
-        case .unfinished: if keepsForMore(from: run.range.lowerBound, limit: limit, maxRun: maxRun) { return }
-        case .tooLong: stop(Self.tooLong(maxRun))
-        case .read(let dump):
-          found += search(dump.pieces(), in: text, depth: 0)
-          position = max(run.range.upperBound, dump.end)
-          continue
-        }
-      }
       // A payload or rendering that starts near its line's end shows too few characters there
       // for a run: the run continuing it on the next line is the first found, and the lines
-      // are joined from the piece before it.
+      // are joined from the piece before it (before that run is read as a dump line: a line of
+      // hex groups starting with a short number, `6163 65223a22 …`, may read as one).
       if joinsWrappedLines, run.kind != .percent, !run.isHex || run.kind == .numeric,
         let lineFeed = Self.lineFeed(before: run.range.lowerBound, after: runFrom, in: text),
         let piece = Self.shortPiece(
@@ -120,6 +108,22 @@ final class DecodingWorker {
             text, run: EncodedRun(range: piece, kind: .numeric), continuedBy: run.range, limit: limit,
             final: final, maxRun: maxRun, firstLineHead: firstLineHead, joinedThrough: &joinedThrough)
         guard joins else { return }
+      }
+      if run.kind == .numeric, !run.isHex, decoders.hexDumps,
+        !WrappedNumericRun.followsABracket(text, run.range)
+      {
+        // A dump's lines are read together, from the run on its first line to its last line (hex
+        // digits alone, an id or a digest, are no dump line: its groups are apart; nor are the
+        // numbers after `<` or `[`, whose first group may read as an offset).
+        switch HexDump.read(text, run: run.range, limit: limit, final: final, maxRun: maxRun) {
+        case .none: break
+        case .unfinished: if keepsForMore(from: run.range.lowerBound, limit: limit, maxRun: maxRun) { return }
+        case .tooLong: stop(Self.tooLong(maxRun))
+        case .read(let dump):
+          found += search(dump.pieces(), in: text, depth: 0)
+          position = max(run.range.upperBound, dump.end)
+          continue
+        }
       }
       var pieces: [DecodedPiece] = []
       decoders.decode(text, count: end, run: run, into: &pieces)

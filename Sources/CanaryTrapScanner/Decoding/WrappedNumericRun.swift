@@ -100,16 +100,22 @@ struct WrappedNumericRun {
   /// hex that begins as a compressed payload does. Numbers a line merely ends with (a table, a
   /// CSV row, a digest) are not joined with the next line's.
   static func startsARendering(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
+    // Right after `<` or `[`, however little of it a line shows.
+    if followsABracket(text, run) { return true }
     var first = run.lowerBound
     while first < run.upperBound && text[first] == 0x20 { first += 1 }
-    // Right after `<` or `[`, however little of it a line shows.
-    if first > 0 && (text[first - 1] == UInt8(ascii: "<") || text[first - 1] == UInt8(ascii: "[")) {
-      return true
-    }
     guard first + 2 <= run.upperBound else { return false }
     if text[first] == UInt8(ascii: "0") && text[first + 1] | 0x20 == UInt8(ascii: "x") { return true }
     return HexGroupDecoder.startsCompressed(
       text, first..<HexDigit.runEnd(in: text, from: first, to: run.upperBound))
+  }
+
+  /// Whether `run`, past its blanks, starts right after `<` or `[`: a `Data` description's or a
+  /// byte list's first numbers, never a hex dump's offset.
+  static func followsABracket(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
+    var first = run.lowerBound
+    while first < run.upperBound && text[first] == 0x20 { first += 1 }
+    return first > 0 && (text[first - 1] == UInt8(ascii: "<") || text[first - 1] == UInt8(ascii: "["))
   }
 
   /// Where the rendering in `run` starts: past the end of the word before it that the run may
