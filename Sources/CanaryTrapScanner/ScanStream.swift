@@ -192,7 +192,7 @@ package final class ScanStream {
   /// Keeps the start of the line the buffer will start inside once its first `dropped` bytes go.
   private func keepLineHead(droppingFirst dropped: Int) {
     // With no line feed, the line began before this buffer: its head is kept.
-    guard let lastBreak = LineJunctionSearch.lastLineFeed(before: dropped, in: buffer) else { return }
+    guard let lastBreak = EncodedRun.last(0x0A, in: buffer, 0..<dropped) else { return }
     lineHead.removeAll(keepingCapacity: true)
     let start = lastBreak + 1
     guard start < dropped else { return }

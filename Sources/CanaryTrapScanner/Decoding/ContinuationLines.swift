@@ -19,8 +19,7 @@ enum ContinuationLines {
   static func head(
     _ text: UnsafePointer<UInt8>, run: Range<Int>, firstLineHead: UnsafeBufferPointer<UInt8>
   ) -> UnsafeBufferPointer<UInt8> {
-    var lineStart = run.lowerBound
-    while lineStart > 0 && text[lineStart - 1] != 0x0A { lineStart -= 1 }
+    let lineStart = EncodedRun.last(0x0A, in: text, 0..<run.lowerBound).map { $0 + 1 } ?? 0
     return lineStart == 0 && !firstLineHead.isEmpty
       ? firstLineHead
       : UnsafeBufferPointer(
@@ -60,33 +59,36 @@ enum ContinuationLines {
   /// The first continuation's prefix may end with a number that is the lines' text: a message
   /// starting with one (`422 body=<7b22…`) whose next line starts with a number of a prefix's
   /// shape (`9 39717861`, `637 676d3432`). A reader that `trimsFirstNumber` ends that prefix
-  /// before it; either reader tells whether the prefix it read ended with one
-  /// (``firstPrefixEndsWithNumber``), so a caller reads the lines both ways.
+  /// before it; a reader that `readsFirstNumber` (as one that trims it does) tells whether the
+  /// prefix it read ended with one (``firstPrefixEndsWithNumber``), so a caller reads the lines
+  /// both ways.
   struct Reader {
     /// What the next line's prefix repeats: the first bytes of the line the run starts on, then
     /// the first continuation's prefix.
     private var head: UnsafeBufferPointer<UInt8>
     private var readFirst = false
     private let trimsFirstNumber: Bool
+    private let readsFirstNumber: Bool
     /// Whether the first continuation's prefix ended with a number
-    /// (``ContinuationLines/startOfEndingNumber(_:prefix:)``).
+    /// (``ContinuationLines/startOfEndingNumber(_:prefix:)``), when the reader reads it.
     private(set) var firstPrefixEndsWithNumber = false
 
     /// A reader of the lines after a line whose first bytes are `head`.
-    init(head: UnsafeBufferPointer<UInt8>, trimsFirstNumber: Bool = false) {
+    init(head: UnsafeBufferPointer<UInt8>, trimsFirstNumber: Bool = false, readsFirstNumber: Bool = false) {
       self.head = head
       self.trimsFirstNumber = trimsFirstNumber
+      self.readsFirstNumber = readsFirstNumber || trimsFirstNumber
     }
 
     /// A reader of the lines after `run` of `text`, whose line's first bytes are `firstLineHead`
     /// when that line began before `text` (see ``ContinuationLines/head(_:run:firstLineHead:)``).
     init(
       _ text: UnsafePointer<UInt8>, run: Range<Int>, firstLineHead: UnsafeBufferPointer<UInt8>,
-      trimsFirstNumber: Bool = false
+      trimsFirstNumber: Bool = false, readsFirstNumber: Bool = false
     ) {
       self.init(
         head: ContinuationLines.head(text, run: run, firstLineHead: firstLineHead),
-        trimsFirstNumber: trimsFirstNumber)
+        trimsFirstNumber: trimsFirstNumber, readsFirstNumber: readsFirstNumber)
     }
 
     /// The line after the break at `lineEnd` in `text[..<limit]` (`final` when the text ends at
@@ -117,7 +119,9 @@ enum ContinuationLines {
       }
       if !readFirst {
         readFirst = true
-        if let number = ContinuationLines.startOfEndingNumber(text, prefix: next..<layout.prefixEnd) {
+        if readsFirstNumber,
+          let number = ContinuationLines.startOfEndingNumber(text, prefix: next..<layout.prefixEnd)
+        {
           firstPrefixEndsWithNumber = true
           if trimsFirstNumber { layout = (number, number) }
         }

@@ -70,7 +70,7 @@ final class DecodingPass {
     let middle = from + (end - from) / 2
     let cut =
       splits && end - from >= Self.bytesWorthASecondThread
-      ? LineJunctionSearch.lastLineFeed(before: middle, in: text).map { $0 + 1 } : nil
+      ? EncodedRun.last(0x0A, in: text, 0..<middle).map { $0 + 1 } : nil
     let last: DecodingWorker
     if let cut, cut > from {
       for worker in workers { worker.begin(remaining: remaining) }

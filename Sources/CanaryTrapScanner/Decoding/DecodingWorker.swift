@@ -242,7 +242,7 @@ final class DecodingWorker {
   private static func lineFeed(before position: Int, after lower: Int, in text: UnsafePointer<UInt8>) -> Int?
   {
     let layout = LineJunctionSearch.maxRepeatedPrefix + LineJunctionSearch.maxIndentation
-    return last(0x0A, in: text, max(lower, position - layout - 1)..<position)
+    return EncodedRun.last(0x0A, in: text, max(lower, position - layout - 1)..<position)
   }
 
   /// The piece of a payload or rendering that ends the line before `run` (whose last line feed
@@ -269,7 +269,7 @@ final class DecodingWorker {
     guard lineEnd - start < EncodedRun.blockLength else { return nil }
     if run.kind == .base64 {
       // The payload starts after a key's `=` (`body=H4sI`).
-      if let equals = last(UInt8(ascii: "="), in: text, start..<lineEnd) { start = equals + 1 }
+      if let equals = EncodedRun.last(UInt8(ascii: "="), in: text, start..<lineEnd) { start = equals + 1 }
       guard start < lineEnd, WrappedPayload.startsCompressed(text, start..<lineEnd, then: run.range) else {
         return nil
       }
@@ -302,7 +302,7 @@ final class DecodingWorker {
       // Only after a key's `=` at a line's end, and only what may start raw deflate (the first
       // two bytes say) and is hex to the end.
       guard run.range.upperBound < count, ContinuationLines.isBreak(text[run.range.upperBound]),
-        let equals = last(UInt8(ascii: "="), in: text, run.range)
+        let equals = EncodedRun.last(UInt8(ascii: "="), in: text, run.range)
       else { return nil }
       start = equals + 1
       guard run.range.upperBound - start >= HexGroupDecoder.payloadHeadDigits,
@@ -314,21 +314,6 @@ final class DecodingWorker {
     var hex = EncodedRun(range: start..<run.range.upperBound, kind: .numeric)
     hex.isHex = true
     return hex
-  }
-
-  /// The last `byte` (below 0x80) in `text[range]`: eight bytes at a time from the end.
-  private static func last(_ byte: UInt8, in text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int? {
-    var index = range.upperBound
-    while index - 8 >= range.lowerBound {
-      let found = EncodedRun.bytes(of: EncodedRun.word(at: index - 8, in: text), from: byte, through: byte)
-      if found != 0 { return index - 1 - found.leadingZeroBitCount / 8 }
-      index -= 8
-    }
-    while index > range.lowerBound {
-      index -= 1
-      if text[index] == byte { return index }
-    }
-    return nil
   }
 
   /// Resumes the next pass at `start`, where a join may go on past the text, when what is kept

@@ -187,6 +187,22 @@ extension EncodedRun {
     return digits | bytes(of: folded, from: 0x61, through: 0x7A) | signs
   }
 
+  /// Where the last `byte` (below 0x80) of `text[range]` is, or `nil` when there is none: 8
+  /// bytes at a time from the end.
+  static func last(_ byte: UInt8, in text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int? {
+    var index = range.upperBound
+    while index - 8 >= range.lowerBound {
+      let found = bytes(of: word(at: index - 8, in: text), from: byte, through: byte)
+      if found != 0 { return index - 1 - found.leadingZeroBitCount / 8 }
+      index -= 8
+    }
+    while index > range.lowerBound {
+      index -= 1
+      if text[index] == byte { return index }
+    }
+    return nil
+  }
+
   /// Bit 7 of each byte of `word` from `low` through `high` (both below 0x80), no other bit.
   @inline(__always)
   static func bytes(of word: UInt64, from low: UInt8, through high: UInt8) -> UInt64 {

@@ -45,7 +45,7 @@ struct WrappedNumericRun {
     guard startsOne || mayStartWrappedDeflate(text, range) else { return .none }
     var reader = ContinuationLines.Reader(
       text, run: rendering..<range.upperBound, firstLineHead: firstLineHead,
-      trimsFirstNumber: trimsFirstNumber)
+      trimsFirstNumber: trimsFirstNumber, readsFirstNumber: true)
     let classes = EncodedRun.classes
     var segments = [range]
     var lineEnd = range.upperBound

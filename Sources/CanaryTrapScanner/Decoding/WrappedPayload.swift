@@ -47,8 +47,7 @@ struct WrappedPayload {
     }
     // The run's last piece: after its last padding. One with `\` or `%` (JSON-escaped or
     // percent-encoded base64) is not joined.
-    var pieceStart = run.upperBound
-    while pieceStart > run.lowerBound && text[pieceStart - 1] != equals { pieceStart -= 1 }
+    let pieceStart = EncodedRun.last(equals, in: text, run).map { $0 + 1 } ?? run.lowerBound
     let first = pieceStart..<run.upperBound
     // A piece long enough to read was tested by the base64 decoder already (`lastPieceOpens`).
     if first.count >= Base64RunDecoder.minimumLength {

@@ -176,13 +176,6 @@ final class LineJunctionSearch {
     return end > start ? start..<end : nil
   }
 
-  /// Where the last line feed of `text[0..<end]` is, or `nil` when there is none.
-  static func lastLineFeed(before end: Int, in text: UnsafePointer<UInt8>) -> Int? {
-    var index = end - 1
-    while index >= 0, text[index] != 0x0A { index -= 1 }
-    return index >= 0 ? index : nil
-  }
-
   /// The 8 bytes ending at `end` in `text`, little-endian; when fewer precede `end`, those that
   /// do, in the top bytes.
   @inline(__always)

@@ -50,7 +50,7 @@ struct SplitSearch {
     }
     // The second half's junctions start with the line holding `half`; with no line break before
     // it, the first half searches them all.
-    let secondLines = LineJunctionSearch.lastLineFeed(before: half, in: text).map { $0 + 1 } ?? count
+    let secondLines = EncodedRun.last(0x0A, in: text, 0..<half).map { $0 + 1 } ?? count
     let halves = Halves(
       text: text, first: cache, second: secondCache, firstJunctions: junctions,
       secondJunctions: secondJunctions ?? LineJunctionSearch(matcher: matcher, isEnabled: junctions.isEnabled)
