@@ -71,7 +71,18 @@ final class DecodingWorker {
     _ text: UnsafePointer<UInt8>, from: Int, end: Int, final: Bool, maxRun: Int, lookahead: Int? = nil,
     firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
   ) {
-    let limit = lookahead ?? end
+    var end = end
+    var final = final
+    var limit = lookahead ?? end
+    if decoders.byteLists != nil,
+      let unfinished = searchColumns(text, from: from, end: end, limit: limit, final: final, maxRun: maxRun)
+    {
+      // The runs before a column going on past the text are read now, the column with the next
+      // pass, which resumes at it.
+      if keepsForMore(from: unfinished, limit: limit, maxRun: maxRun) {
+        (end, final, limit) = (unfinished, false, unfinished)
+      }
+    }
     var position = from
     var joinedThrough = from
     var runs = EncodedRunWalk(
@@ -166,6 +177,28 @@ final class DecodingWorker {
       position = run.range.upperBound
     }
     resume = max(position, end - EncodedRun.blockLength)
+  }
+
+  /// Decodes and searches the byte lists printed one number per line (``ByteListColumn``) that
+  /// start in `text[from..<end]`, read up to `limit` (the text's end when `final`); returns the
+  /// start of one going on past `limit`, which the next pass reads.
+  private func searchColumns(
+    _ text: UnsafePointer<UInt8>, from: Int, end: Int, limit: Int, final: Bool, maxRun: Int
+  ) -> Int? {
+    var start = ByteListColumn.pastContinuation(in: text, from: from, limit: limit)
+    while let next = ByteListColumn.next(in: text, from: start, end: end, limit: limit, final: final) {
+      switch next {
+      case .unfinished(let columnStart): return columnStart
+      case .column(let column):
+        if column.next - column.numbers[0].lowerBound > maxRun {
+          stop(Self.tooLong(maxRun))
+        } else {
+          found += search([column.piece(text)], in: text, depth: 0)
+        }
+        start = column.next
+      }
+    }
+    return nil
   }
 
   /// Joins the lines of a base64 payload whose first line ends with `run` (see
