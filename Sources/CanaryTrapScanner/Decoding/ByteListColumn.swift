@@ -74,6 +74,8 @@ struct ByteListColumn {
       }
       lineStart = lineEnd + 1
     }
+    // The text stops after a whole line: unless it ends there, the list may go on after it.
+    if !final && !column.numbers.isEmpty { return .unfinished(start: columnStart) }
     guard column.numbers.count >= ByteListDecoder.minimumCount else { return nil }
     column.next = limit
     return .column(column)

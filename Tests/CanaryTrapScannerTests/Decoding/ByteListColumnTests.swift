@@ -115,11 +115,18 @@ import Testing
   @Test(arguments: [0, 1, 2, 3, 5, 8, 13]) func aListCrossingTheBuffersEndIsReadWhole(_ shift: Int) {
     let (data, canaries) = body()
     let list = render("pretty JSON", data)
-    // Small buffers: the list's lines fall across several reads, at another line each time.
-    let text = String(repeating: "x", count: 3600 + shift * 37) + "\n" + list + "\n"
+    // Small buffers and twelve copies apart by other lengths: the lists' lines fall across
+    // several reads, at another line each time, and every copy is found.
+    let copies = 12
+    let text = (0..<copies).map { copy in
+      String(repeating: "x", count: 200 + (shift * 37 + copy * 311) % 997) + "\n" + list + "\n"
+    }.joined()
     let (findings, source) = scan(text, canaries, chunkSize: 4096)
     #expect(source.status.failureReason == nil)
-    for canary in canaries { #expect(names(findings, canary) == ["byte-list"], "shift \(shift)") }
+    for canary in canaries {
+      let found = findings.filter { $0.canary.value == canary.value }
+      #expect(found.count == copies && Set(found.map(\.encoding)) == ["byte-list"], "shift \(shift): \(found.map(\.encoding))")
+    }
   }
 
   @Test func aListLongerThanARunIsInconclusive() {
