@@ -125,7 +125,8 @@ import Testing
     #expect(source.status.failureReason == nil)
     for canary in canaries {
       let found = findings.filter { $0.canary.value == canary.value }
-      #expect(found.count == copies && Set(found.map(\.encoding)) == ["byte-list"], "shift \(shift): \(found.map(\.encoding))")
+      let names = found.map(\.encoding)
+      #expect(found.count == copies && Set(names) == ["byte-list"], "shift \(shift): \(names)")
     }
   }
 
