@@ -14,10 +14,14 @@
 struct ByteListColumn {
   /// Each number's text, in order.
   var numbers: [Range<Int>] = []
+  /// Where each number's line starts (where the text looked at starts, for the first).
+  var lineStarts: [Int] = []
   /// The rendering of every number: `byte-list` or `hex-byte-list`.
   var step: ScanEncoding = .byteList
   /// Where the line after the column's last starts.
   var next = 0
+  /// Whether the list goes on after ``next``: it reached the most numbers one piece holds.
+  var continues = false
 
   /// What ``next(in:from:end:limit:final:)`` found.
   enum Found {
@@ -27,10 +31,15 @@ struct ByteListColumn {
     case unfinished(start: Int)
   }
 
-  /// The first column of `text[from..<limit]` whose first line starts before `end`: `limit` ends
-  /// the text, which ends there for good when `final`. A column touching `limit` otherwise is
-  /// ``Found/unfinished(start:)``.
-  static func next(in text: UnsafePointer<UInt8>, from: Int, end: Int, limit: Int, final: Bool) -> Found? {
+  /// The first column of `text[from..<limit]` whose first line starts before `end` (anywhere,
+  /// when `continuing` a list read in pieces): `limit` ends the text, which ends there for good
+  /// when `final`. A column touching `limit` otherwise is ``Found/unfinished(start:)``; one of
+  /// `maxNumbers` numbers is returned as it is, and ``continues``.
+  static func next(
+    in text: UnsafePointer<UInt8>, from: Int, end: Int, limit: Int, final: Bool, maxNumbers: Int,
+    continuing: Bool = false
+  ) -> Found? {
+    let end = continuing ? limit : end
     var column = ByteListColumn()
     var columnStart = from
     var lineStart = from
@@ -51,6 +60,7 @@ struct ByteListColumn {
         number.lowerBound - lineStart != column.numbers[0].lowerBound - columnStart
       {
         column.numbers.removeAll(keepingCapacity: true)
+        column.lineStarts.removeAll(keepingCapacity: true)
       }
       if let (number, step) = ending, column.numbers.isEmpty || step == column.step {
         if column.numbers.isEmpty {
@@ -59,17 +69,25 @@ struct ByteListColumn {
           column.step = step
         }
         column.numbers.append(number)
+        column.lineStarts.append(lineStart)
+        if column.numbers.count >= maxNumbers {
+          column.next = lineEnd + 1
+          column.continues = true
+          return .column(column)
+        }
       } else {
         if column.numbers.count >= ByteListDecoder.minimumCount {
           column.next = lineStart
           return .column(column)
         }
         column.numbers.removeAll(keepingCapacity: true)
+        column.lineStarts.removeAll(keepingCapacity: true)
         // The line may start a column of its own rendering.
         if let (number, step) = ending, lineStart < end {
           columnStart = lineStart
           column.step = step
           column.numbers.append(number)
+          column.lineStarts.append(lineStart)
         }
       }
       lineStart = lineEnd + 1
@@ -82,14 +100,21 @@ struct ByteListColumn {
   }
 
   /// Where the first line at or after `from` that goes on no column starts: `from` itself unless
-  /// the line before it ends with a number, when the lines from `from` that end with one are the
-  /// rest of a column the text before (another part of the buffer, read at once) reads whole.
+  /// the line before it ends with a number at the same column as the line at `from`, when the
+  /// lines from `from` that end with one are the rest of a column the text before (another part
+  /// of the buffer, read at once by another worker) reads whole.
   static func pastContinuation(in text: UnsafePointer<UInt8>, from: Int, limit: Int) -> Int {
     guard from > 0, text[from - 1] == 0x0A else { return from }
     let lineEnd = from - 1
-    let lower = max(0, lineEnd - 16)
+    let lower = max(0, lineEnd - LineJunctionSearch.maxLayoutBytes)
     let lineStart = EncodedRun.last(0x0A, in: text, lower..<lineEnd).map { $0 + 1 } ?? lower
-    guard let (_, step) = number(endingLine: lineStart..<lineEnd, in: text) else { return from }
+    guard let (before, step) = number(endingLine: lineStart..<lineEnd, in: text),
+      let firstEnd = memchr(text + from, 0x0A, limit - from)
+        .map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - text }),
+      let (first, _) = number(endingLine: from..<firstEnd, in: text),
+      // A number at another column starts a list of its own, which the part before leaves.
+      first.lowerBound - from == before.lowerBound - lineStart
+    else { return from }
     var start = from
     while start < limit, let found = memchr(text + start, 0x0A, limit - start) {
       let end = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text

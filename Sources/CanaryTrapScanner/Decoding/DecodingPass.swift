@@ -81,7 +81,8 @@ final class DecodingPass {
             parts.text, from: from, end: cut, final: final, maxRun: maxRun, lookahead: end,
             firstLineHead: parts.firstLineHead)
         } else {
-          parts.workers[1].search(parts.text, from: cut, end: end, final: final, maxRun: maxRun)
+          parts.workers[1].search(
+            parts.text, from: cut, end: end, final: final, maxRun: maxRun, afterAPart: true)
         }
       }
       gather(workers[0], into: &candidates)

@@ -67,15 +67,21 @@ final class DecodingWorker {
   /// read it. A payload wrapped into lines may be followed past `end` up to `lookahead` (the end
   /// of the text, which `final` then describes): one going on past it sets ``waitsForMore``.
   /// `firstLineHead` holds the first bytes of the line `text` begins inside, when it began before.
+  /// `afterAPart` when the part before `from` is searched at once by another worker, which reads
+  /// a list printed one number per line going on past `from` (``ByteListColumn``) whole.
   func search(
     _ text: UnsafePointer<UInt8>, from: Int, end: Int, final: Bool, maxRun: Int, lookahead: Int? = nil,
-    firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+    firstLineHead: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0),
+    afterAPart: Bool = false
   ) {
     var end = end
     var final = final
     var limit = lookahead ?? end
     if decoders.byteLists != nil,
-      let unfinished = searchColumns(text, from: from, end: end, limit: limit, final: final, maxRun: maxRun)
+      let unfinished = searchColumns(
+        text, from: afterAPart ? ByteListColumn.pastContinuation(in: text, from: from, limit: limit) : from,
+        end: end,
+        limit: limit, final: final, maxRun: maxRun)
     {
       // The runs before a column going on past the text are read now, the column with the next
       // pass, which resumes at it.
@@ -181,21 +187,39 @@ final class DecodingWorker {
 
   /// Decodes and searches the byte lists printed one number per line (``ByteListColumn``) that
   /// start in `text[from..<end]`, read up to `limit` (the text's end when `final`); returns the
-  /// start of one going on past `limit`, which the next pass reads.
+  /// start of one going on past `limit`, which the next pass reads. A long list is read in
+  /// pieces that overlap by more than the longest literal; one that begins as a compressed
+  /// stream is read whole, up to half of `maxRun` numbers, past which the source is cut short.
   private func searchColumns(
     _ text: UnsafePointer<UInt8>, from: Int, end: Int, limit: Int, final: Bool, maxRun: Int
   ) -> Int? {
-    var start = ByteListColumn.pastContinuation(in: text, from: from, limit: limit)
-    while let next = ByteListColumn.next(in: text, from: start, end: end, limit: limit, final: final) {
+    let overlap = matcher.maxLength + 1
+    var start = from
+    var continuing = false
+    while var next = ByteListColumn.next(
+      in: text, from: start, end: end, limit: limit, final: final, maxNumbers: 4 * overlap,
+      continuing: continuing)
+    {
+      if case .column(let column) = next, column.continues, !continuing, column.piece(text).mayBeCompressed {
+        // A payload opens only whole.
+        next = ByteListColumn.next(
+          in: text, from: start, end: end, limit: limit, final: final,
+          maxNumbers: max(4 * overlap, maxRun / 2))!
+        if case .column(let whole) = next, whole.continues { stop(Self.tooLong(maxRun)) }
+      }
       switch next {
       case .unfinished(let columnStart): return columnStart
       case .column(let column):
-        if column.next - column.numbers[0].lowerBound > maxRun {
-          stop(Self.tooLong(maxRun))
-        } else {
-          found += search([column.piece(text)], in: text, depth: 0)
-        }
+        var matches = search([column.piece(text)], in: text, depth: 0)
+        continuing = column.continues
         start = column.next
+        if continuing {
+          // The next piece starts with this one's last `overlap` numbers, and finds what starts there.
+          let restart = column.numbers.count - overlap
+          matches.removeAll { $0.start >= column.numbers[restart].lowerBound }
+          start = column.lineStarts[restart]
+        }
+        found += matches
       }
     }
     return nil
@@ -405,11 +429,7 @@ final class DecodingWorker {
   /// also opened: base64 is not the only way a payload reaches a log.
   private func search(_ piece: DecodedPiece, in text: UnsafePointer<UInt8>, depth: Int) -> [MatchCandidate] {
     var found = search(piece, in: text, depth: depth, counted: false)
-    if !piece.compressed,
-      piece.bytes.withUnsafeBufferPointer({
-        CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: $0.prefix(12)))
-      })
-    {
+    if !piece.compressed, piece.mayBeCompressed {
       var payload = piece
       payload.compressed = true
       found += search(payload, in: text, depth: depth, counted: true)

@@ -69,6 +69,13 @@ struct DecodedPiece {
   var outer: ScanEncoding?
 }
 
+extension DecodedPiece {
+  /// Whether the bytes begin as a compressed stream may (``CompressedPayload/mayStart(_:)``).
+  var mayBeCompressed: Bool {
+    bytes.withUnsafeBufferPointer { CompressedPayload.mayStart(UnsafeBufferPointer(rebasing: $0.prefix(12))) }
+  }
+}
+
 /// Hex digit values, 0xFF for other bytes.
 enum HexDigit {
   /// ``value(_:)`` of every byte, for loops that read it once.

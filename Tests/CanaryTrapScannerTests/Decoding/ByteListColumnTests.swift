@@ -99,6 +99,27 @@ import Testing
     for canary in canaries { #expect(names(findings, canary) == ["gzip → byte-list"]) }
   }
 
+  @Test(
+    .enabled(if: SplitSearch.hasSecondProcessor, "the text is searched as two parts on two processors only"))
+  func aListRightAfterTheTwoPartsCutIsRead() throws {
+    let (data, canaries) = body()
+    guard let gzipped = try gzipCompressedBytes(data) else { return }
+    // Over 256 KiB, the text is decoded as two parts cut after the last line feed before its
+    // middle: there `sent 3` ends the first part, and the list starts the second at another column.
+    let total = DecodingPass.bytesWorthASecondThread + 40_000
+    let junk = "request 7 sent 3\n"
+    let list = gzipped.map { "    \($0)," }.joined(separator: "\n") + "\n"
+    func filler(_ count: Int) -> String {
+      let lines = String(repeating: "2026-12-07T10:00:00.000Z INFO request done\n", count: count / 43 + 1)
+      return String(lines.prefix(count - 1)) + "\n"
+    }
+    let head = filler(total / 2 - junk.utf8.count)
+    let text = head + junk + list + filler(total - head.utf8.count - junk.utf8.count - list.utf8.count)
+    #expect(text.utf8.count == total)
+    let (findings, _) = scan(text, canaries)
+    for canary in canaries { #expect(names(findings, canary) == ["gzip → byte-list"]) }
+  }
+
   /// `data` compressed by Python's gzip, or `nil` after recording that the test did not run.
   func gzipCompressedBytes(_ data: Data) throws -> [UInt8]? {
     guard let hex = try DecodedRenderings.python("gzip.compress(d).hex().encode()", data) else { return nil }
@@ -130,13 +151,46 @@ import Testing
     }
   }
 
-  @Test func aListLongerThanARunIsInconclusive() {
+  @Test func aLongListIsReadInPiecesAndFoundWhole() {
     let (data, canaries) = body()
-    let list = render("pretty JSON", Data(repeating: 65, count: 400) + data)
+    // Hundreds to thousands of numbers before the body: the list is read in overlapping pieces,
+    // and the body falls across the joins of two of them at some of these lengths.
+    for lead in stride(from: 300, to: 2400, by: 61) {
+      let bytes = Data(repeating: 65, count: lead) + data + Data(repeating: 66, count: 700)
+      let (findings, source) = scan("body:\n" + render("pretty JSON", bytes) + "\n", canaries)
+      #expect(source.status.failureReason == nil)
+      for canary in canaries { #expect(names(findings, canary) == ["byte-list"], "lead \(lead)") }
+    }
+  }
+
+  @Test(arguments: [0, 1, 2, 3]) func aLongListOverManyReadsIsFoundOncePerCopy(_ shift: Int) {
+    let (data, canaries) = body()
+    // Five copies of the body in one list of thousands of numbers, over 16 KiB reads: the pieces
+    // and the reads cut it at other numbers, and each copy is reported once.
+    let copies = 5
+    var bytes = Data(repeating: 65, count: 97 * shift)
+    for copy in 0..<copies { bytes += data + Data(repeating: UInt8(66 + copy), count: 450 + 131 * copy) }
+    let (findings, source) = scan(
+      "body:\n" + render("pretty JSON", bytes) + "\n", canaries, chunkSize: 1 << 14)
+    #expect(source.status.failureReason == nil, "\(source.status)")
+    for canary in canaries {
+      let names = findings.filter { $0.canary.value == canary.value }.map(\.encoding)
+      #expect(names == Array(repeating: "byte-list", count: copies), "shift \(shift)")
+    }
+  }
+
+  @Test func aLongListBeginningAsAPayloadIsInconclusive() throws {
+    let random = Data((0..<3000).map { _ in UInt8.random(in: 0...255) })
+    guard let gzipped = try gzipCompressedBytes(random) else { return }
     var options = ScanOptions()
-    options.decodingLimits.maxRunBytes = 512
-    let scanner = LeakScanner(canaries: canaries, options: options, chunkSize: 1024)
-    let (_, source) = scanner.scan(.bytes(Data(("body:\n" + list + "\n").utf8), name: "app.log"))
+    options.decodingLimits.maxRunBytes = 4096
+    let (_, canaries) = body()
+    let scanner = LeakScanner(canaries: canaries, options: options)
+    let text = "body:\n" + render("pretty JSON", Data(gzipped)) + "\n"
+    let (_, source) = scanner.scan(.bytes(Data(text.utf8), name: "app.log"))
     #expect(source.status.failureReason?.contains("DecodingLimits.maxRunBytes") == true, "\(source.status)")
+    // A plain list as long is read in pieces, and the source stays conclusive.
+    let plain = "body:\n" + render("pretty JSON", Data(repeating: 65, count: 3000)) + "\n"
+    #expect(scanner.scan(.bytes(Data(plain.utf8), name: "app.log")).1.status.failureReason == nil)
   }
 }
