@@ -23,7 +23,7 @@ struct ByteListColumn {
   /// Whether the list goes on after ``next``: it reached the most numbers one piece holds.
   var continues = false
 
-  /// What ``next(in:from:end:limit:final:)`` found.
+  /// What ``next(in:from:end:limit:final:maxNumbers:continuing:)`` found.
   enum Found {
     /// A column of at least ``ByteListDecoder/minimumCount`` lines.
     case column(ByteListColumn)
