@@ -214,8 +214,19 @@ final class DecodingWorker {
         continuing = column.continues
         start = column.next
         if continuing {
-          // The next piece starts with this one's last `overlap` numbers, and finds what starts there.
-          let restart = column.numbers.count - overlap
+          // The next piece starts with this one's last numbers, at least `overlap` of them, and
+          // finds what starts there; it starts past the end of every match kept here, whose tail
+          // it would otherwise find again as a fragment (in the next pass, where they would not
+          // be resolved together).
+          var restart = column.numbers.count - 2 * overlap
+          while true {
+            let position = column.numbers[restart].lowerBound
+            let reach = matches.lazy.filter { $0.start < position }.map(\.end).max() ?? 0
+            guard restart < column.numbers.count - overlap, position < reach else { break }
+            while restart < column.numbers.count - overlap && column.numbers[restart].lowerBound < reach {
+              restart += 1
+            }
+          }
           matches.removeAll { $0.start >= column.numbers[restart].lowerBound }
           start = column.lineStarts[restart]
         }

@@ -10,12 +10,13 @@ import Testing
 @Suite struct ByteListColumnTests {
   let generator = CanaryGenerator()
 
-  /// A JSON body holding an e-mail and a password canary, as a client sends it.
+  /// A JSON body holding an e-mail and a token canary, as a client sends it (a token, unlike a
+  /// password, holds no `/` for `JSONSerialization` to escape, so both are named alike).
   func body() -> (Data, [Canary]) {
     let email = Canary(value: generator.makeValue(.email), location: .custom("email"))
-    let password = Canary(value: generator.makeValue(.token), location: .custom("password"))
-    let object: [String: Any] = ["profile": ["email": email.value, "password": password.value]]
-    return (try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), [email, password])
+    let token = Canary(value: generator.makeValue(.token), location: .custom("token"))
+    let object: [String: Any] = ["profile": ["email": email.value, "token": token.value]]
+    return (try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), [email, token])
   }
 
   func scan(_ text: String, _ canaries: [Canary], chunkSize: Int = 1 << 20) -> ([LeakFinding], ScannedSource)
@@ -163,12 +164,12 @@ import Testing
     }
   }
 
-  @Test(arguments: [0, 1, 2, 3]) func aLongListOverManyReadsIsFoundOncePerCopy(_ shift: Int) {
+  @Test(arguments: 0..<24) func aLongListOverManyReadsIsFoundOncePerCopy(_ shift: Int) {
     let (data, canaries) = body()
     // Five copies of the body in one list of thousands of numbers, over 16 KiB reads: the pieces
     // and the reads cut it at other numbers, and each copy is reported once.
     let copies = 5
-    var bytes = Data(repeating: 65, count: 97 * shift)
+    var bytes = Data(repeating: 65, count: 29 * shift)
     for copy in 0..<copies { bytes += data + Data(repeating: UInt8(66 + copy), count: 450 + 131 * copy) }
     let (findings, source) = scan(
       "body:\n" + render("pretty JSON", bytes) + "\n", canaries, chunkSize: 1 << 14)
