@@ -123,10 +123,7 @@ struct Base64RunDecoder: RunDecoder {
   /// The first index of `byte` in `text[range]`, or `range.upperBound` when it holds none.
   @inline(__always)
   private static func position(of byte: UInt8, in text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int {
-    guard !range.isEmpty, let found = memchr(text + range.lowerBound, Int32(byte), range.count) else {
-      return range.upperBound
-    }
-    return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text
+    EncodedRun.first(byte, in: text, range) ?? range.upperBound
   }
 
   private func piece(_ text: UnsafePointer<UInt8>, _ range: Range<Int>, into pieces: inout [DecodedPiece]) {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A byte list printed one number per line: `dump(_:)` of a `[UInt8]` (`  - 123`, and Apple's
 /// `dump` of `Data`), a `[UInt8]` property in `JSONEncoder`'s `.prettyPrinted` output
 /// (`    123,`), Python's `pprint` of a long list (`[123,` then ` 34,`). Each line ends with its
@@ -41,33 +35,19 @@ struct ByteListColumn {
   ) -> Found? {
     let end = continuing ? limit : end
     var column = ByteListColumn()
-    var columnStart = from
     var lineStart = from
     while lineStart < limit {
       if column.numbers.isEmpty && lineStart >= end { return nil }
-      let lineEnd: Int
-      if let found = memchr(text + lineStart, 0x0A, limit - lineStart) {
-        lineEnd = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text
-      } else if final {
-        lineEnd = limit
-      } else {
-        return column.numbers.isEmpty ? nil : .unfinished(start: columnStart)
+      guard let lineEnd = EncodedRun.first(0x0A, in: text, lineStart..<limit) ?? (final ? limit : nil) else {
+        return column.numbers.isEmpty ? nil : .unfinished(start: column.lineStarts[0])
       }
       let ending = number(endingLine: lineStart..<lineEnd, in: text)
       // A line ending with a number just before a column (`done in 12`) starts none: the first
       // two numbers stand at the same column, as a list's lines do.
-      if let (number, _) = ending, column.numbers.count == 1,
-        number.lowerBound - lineStart != column.numbers[0].lowerBound - columnStart
+      if let (number, step) = ending, !column.numbers.isEmpty, step == column.step,
+        column.numbers.count > 1
+          || number.lowerBound - lineStart == column.numbers[0].lowerBound - column.lineStarts[0]
       {
-        column.numbers.removeAll(keepingCapacity: true)
-        column.lineStarts.removeAll(keepingCapacity: true)
-      }
-      if let (number, step) = ending, column.numbers.isEmpty || step == column.step {
-        if column.numbers.isEmpty {
-          guard lineStart < end else { return nil }
-          columnStart = lineStart
-          column.step = step
-        }
         column.numbers.append(number)
         column.lineStarts.append(lineStart)
         if column.numbers.count >= maxNumbers {
@@ -82,9 +62,8 @@ struct ByteListColumn {
         }
         column.numbers.removeAll(keepingCapacity: true)
         column.lineStarts.removeAll(keepingCapacity: true)
-        // The line may start a column of its own rendering.
+        // The line may start a column of its own.
         if let (number, step) = ending, lineStart < end {
-          columnStart = lineStart
           column.step = step
           column.numbers.append(number)
           column.lineStarts.append(lineStart)
@@ -93,7 +72,7 @@ struct ByteListColumn {
       lineStart = lineEnd + 1
     }
     // The text stops after a whole line: unless it ends there, the list may go on after it.
-    if !final && !column.numbers.isEmpty { return .unfinished(start: columnStart) }
+    if !final && !column.numbers.isEmpty { return .unfinished(start: column.lineStarts[0]) }
     guard column.numbers.count >= ByteListDecoder.minimumCount else { return nil }
     column.next = limit
     return .column(column)
@@ -109,15 +88,13 @@ struct ByteListColumn {
     let lower = max(0, lineEnd - LineJunctionSearch.maxLayoutBytes)
     let lineStart = EncodedRun.last(0x0A, in: text, lower..<lineEnd).map { $0 + 1 } ?? lower
     guard let (before, step) = number(endingLine: lineStart..<lineEnd, in: text),
-      let firstEnd = memchr(text + from, 0x0A, limit - from)
-        .map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - text }),
+      let firstEnd = EncodedRun.first(0x0A, in: text, from..<limit),
       let (first, _) = number(endingLine: from..<firstEnd, in: text),
       // A number at another column starts a list of its own, which the part before leaves.
       first.lowerBound - from == before.lowerBound - lineStart
     else { return from }
     var start = from
-    while start < limit, let found = memchr(text + start, 0x0A, limit - start) {
-      let end = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text
+    while let end = EncodedRun.first(0x0A, in: text, start..<limit) {
       guard let (_, lineStep) = number(endingLine: start..<end, in: text), lineStep == step else { break }
       start = end + 1
     }

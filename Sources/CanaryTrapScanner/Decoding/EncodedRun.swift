@@ -93,8 +93,7 @@ struct EncodedRun {
   /// `end`. Escapes are found with `memchr`, so text without `%` costs one pass over it.
   static func nextPercent(in text: UnsafePointer<UInt8>, from: Int, lower: Int, end: Int) -> EncodedRun? {
     var index = from
-    while index + 3 <= end, let found = memchr(text + index, 0x25, end - index) {
-      let escape = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text
+    while index + 3 <= end, let escape = first(0x25, in: text, index..<end) {
       guard escape + 3 <= end else { return nil }
       guard HexDigit.percentEscape(in: text, at: escape, end: end) != nil else {
         index = escape + 1
@@ -185,6 +184,15 @@ extension EncodedRun {
     guard going & 3 == 1 else { return 0 }
     let signs = bytes(of: word, from: 0x2B, through: 0x2B) | bytes(of: word, from: 0x2F, through: 0x2F)
     return digits | bytes(of: folded, from: 0x61, through: 0x7A) | signs
+  }
+
+  /// Where the first `byte` of `text[range]` is, or `nil` when there is none (`memchr`).
+  @inline(__always)
+  static func first(_ byte: UInt8, in text: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int? {
+    guard !range.isEmpty, let found = memchr(text + range.lowerBound, Int32(byte), range.count) else {
+      return nil
+    }
+    return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text
   }
 
   /// Where the last `byte` (below 0x80) of `text[range]` is, or `nil` when there is none: 8

@@ -260,10 +260,9 @@ struct HexDump {
   /// the text ends there (`final`); `nil` when it may go on past `limit`.
   private static func lineEnd(_ text: UnsafePointer<UInt8>, from index: Int, limit: Int, final: Bool) -> Int?
   {
-    guard index < limit, let found = memchr(text + index, 0x0A, limit - index) else {
+    guard var end = EncodedRun.first(0x0A, in: text, index..<limit) else {
       return final ? max(index, limit) : nil
     }
-    var end = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - text
     if end > index && text[end - 1] == 0x0D { end -= 1 }
     return end
   }

@@ -100,10 +100,9 @@ struct WrappedNumericRun {
   /// hex that begins as a compressed payload does. Numbers a line merely ends with (a table, a
   /// CSV row, a digest) are not joined with the next line's.
   static func startsARendering(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
+    let first = pastBlanks(text, run)
     // Right after `<` or `[`, however little of it a line shows.
-    if followsABracket(text, run) { return true }
-    var first = run.lowerBound
-    while first < run.upperBound && text[first] == 0x20 { first += 1 }
+    if followsABracket(text, at: first) { return true }
     guard first + 2 <= run.upperBound else { return false }
     if text[first] == UInt8(ascii: "0") && text[first + 1] | 0x20 == UInt8(ascii: "x") { return true }
     return HexGroupDecoder.startsCompressed(
@@ -113,9 +112,19 @@ struct WrappedNumericRun {
   /// Whether `run`, past its blanks, starts right after `<` or `[`: a `Data` description's or a
   /// byte list's first numbers, never a hex dump's offset.
   static func followsABracket(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Bool {
+    followsABracket(text, at: pastBlanks(text, run))
+  }
+
+  /// Whether `<` or `[` stands just before `first`.
+  private static func followsABracket(_ text: UnsafePointer<UInt8>, at first: Int) -> Bool {
+    first > 0 && (text[first - 1] == UInt8(ascii: "<") || text[first - 1] == UInt8(ascii: "["))
+  }
+
+  /// Where `run` starts past its blanks.
+  private static func pastBlanks(_ text: UnsafePointer<UInt8>, _ run: Range<Int>) -> Int {
     var first = run.lowerBound
     while first < run.upperBound && text[first] == 0x20 { first += 1 }
-    return first > 0 && (text[first - 1] == UInt8(ascii: "<") || text[first - 1] == UInt8(ascii: "["))
+    return first
   }
 
   /// Where the rendering in `run` starts: past the end of the word before it that the run may

@@ -71,8 +71,7 @@ final class LineJunctionSearch {
       var lineHead = firstLineHead
       var lineStart = lines.lowerBound
       while lineStart < min(count, lines.upperBound) {
-        guard let raw = memchr(text + lineStart, 0x0A, count - lineStart) else { return }
-        let lineFeed = UnsafePointer(raw.assumingMemoryBound(to: UInt8.self)) - text
+        guard let lineFeed = EncodedRun.first(0x0A, in: text, lineStart..<count) else { return }
         let leftEnd = lineFeed > lineStart && text[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
         let next = lineFeed + 1
         if leftEnd > lineStart, next < count {
