@@ -25,6 +25,10 @@ final class LineJunctionSearch {
   /// The most bytes a junction match adds to a literal: its line breaks, each with a repeated
   /// prefix and its indentation.
   static let maxLayoutBytes = (1 + maxFurtherLines) * (2 + maxRepeatedPrefix + maxIndentation)
+  /// The fewest bytes a fragment keeps on each side of the junction: a shorter side is more
+  /// likely chance than the value going on (15 bytes of a token at a line's end and the `W` of
+  /// the next line's `WARN` read as 16, case folded).
+  static let fewestFragmentBytesPerSide = 4
 
   private let matcher: CompiledMatcher
   private let filter: JunctionFilter
@@ -356,9 +360,9 @@ final class LineJunctionSearch {
   }
 
   /// Joins `left` and the ``pieces`` after it, searches them, and keeps the matches crossing the
-  /// first seam, except one whose bytes left of the seam also stand just before the first piece
-  /// (in the continuation's layout): that literal lies whole in the text, where the main pass
-  /// finds it at its own column.
+  /// first seam (a fragment only with ``fewestFragmentBytesPerSide`` on each side), except one
+  /// whose bytes left of the seam also stand just before the first piece (in the continuation's
+  /// layout): that literal lies whole in the text, where the main pass finds it at its own column.
   private func search(
     _ text: UnsafePointer<UInt8>, left: Range<Int>, cache: inout CanaryTargetsCache,
     into candidates: inout [MatchCandidate]
@@ -377,6 +381,9 @@ final class LineJunctionSearch {
     let right = pieces[0]
     for var match in found where match.start < seam && match.end > seam {
       let leftPart = seam - match.start
+      if match.rank == .fragment, min(leftPart, match.end - seam) < Self.fewestFragmentBytesPerSide {
+        continue
+      }
       if match.end - seam <= right.count, right.lowerBound >= leftPart,
         memcmp(text + right.lowerBound - leftPart, scratch + match.start, leftPart) == 0
       {

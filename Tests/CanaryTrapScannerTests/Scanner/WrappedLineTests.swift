@@ -267,4 +267,19 @@ import Testing
     let findings = Self.wholeFormsOnly.scan(Data(log.utf8), source: "s")
     #expect(findings.map(\.encoding) == (leak ? ["hex"] : []), "\(log)")
   }
+
+  /// A fragment across a break needs a few bytes on each side: 15 bytes of a token ending a
+  /// line, and the next line starting with the token's 16th character (or a `W` where it is a
+  /// `w`, read case folded), is chance, not a 16-byte fragment. The twins: four bytes on the
+  /// short side are a fragment.
+  @Test(arguments: [
+    ("cnrycxvv38yspmu\nWARN other 5b66", false), ("c\nnrycxvv38yspmuw other", false),
+    ("38yspmuw5b66g\ns3z other", false), ("cnry\ncxvv38yspmuw other", true),
+    ("38yspmuw5b66g\ns3zy other", true),
+  ])
+  func aFragmentNeedsBytesOnBothSidesOfABreak(_ text: String, isFragment: Bool) {
+    let canary = Canary(value: "cnrycxvv38yspmuw5b66gs3zy53jdn", location: .custom("wrapped"))
+    let findings = LeakScanner(canaries: [canary]).scan(Data("x=\(text)\n".utf8), source: "s")
+    #expect(findings.map(\.encoding) == (isFragment ? ["fragment"] : []), "\(text)")
+  }
 }
