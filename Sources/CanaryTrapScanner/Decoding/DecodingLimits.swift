@@ -3,8 +3,8 @@
 /// ``ScannedSource/Status/failed(reason:)`` (inconclusive), never clean.
 package struct DecodingLimits: Sendable, Hashable {
   /// The most decoding steps stacked on each other: base64, then gzip, then hex inside the
-  /// gzipped text is three. A compressed payload found deeper is not opened, and the source is
-  /// inconclusive.
+  /// gzipped text is three. A compressed payload found deeper is not searched, and the source is
+  /// inconclusive (bytes there that only begin as one may, and do not inflate, are none).
   package var maxDepth: Int = 4
   /// The most bytes one compressed payload found in the text may expand to; it is held in memory
   /// while it is searched.

@@ -396,6 +396,29 @@ final class DecodingWorker {
     return true
   }
 
+  private static func tooDeep(_ maxDepth: Int) -> String {
+    "a compressed payload in the text is nested more than \(maxDepth) deep (DecodingLimits.maxDepth)"
+  }
+
+  /// Whether `bytes`, found past ``DecodingLimits/maxDepth``, open as a compressed payload (or a
+  /// limit or an unreadable member stops them): content never looked at. Bytes that only begin as
+  /// a payload may (random bytes read as raw deflate, a header by chance) are none. Not tried
+  /// once the part is cut short: the source is inconclusive already.
+  private func opens(_ bytes: [UInt8]) -> Bool {
+    guard cutShort == nil else { return false }
+    do { return try payloads.open(bytes) != nil } catch { return true }
+  }
+
+  /// Whether `run`, found past ``DecodingLimits/maxDepth``, decodes to a payload that
+  /// ``opens(_:)``, or to the base64 of one's header (not decoded further to tell).
+  private func holdsPayload(_ text: UnsafePointer<UInt8>, count: Int, run: EncodedRun) -> Bool {
+    var pieces: [DecodedPiece] = []
+    decoders.decode(text, count: count, run: run, into: &pieces)
+    return pieces.contains { piece in
+      piece.compressed || piece.mayBeCompressed ? opens(piece.bytes) : piece.step == .base64
+    }
+  }
+
   private static func tooLong(_ maxRun: Int) -> String {
     "a run of encoded text in the log is longer than \(maxRun) bytes (DecodingLimits.maxRunBytes)"
   }
@@ -465,9 +488,7 @@ final class DecodingWorker {
       }
       if piece.compressed {
         guard depth < limits.maxDepth else {
-          stop(
-            "a compressed payload in the text is nested more than \(limits.maxDepth) deep (DecodingLimits.maxDepth)"
-          )
+          if opens(payload) { stop(Self.tooDeep(limits.maxDepth)) }
           return []
         }
         guard let (container, opened) = try payloads.open(payload), enabled.contains(container) else {
@@ -521,10 +542,10 @@ final class DecodingWorker {
         // Too deep to decode further: a compressed payload here is content never looked at.
         var runs = EncodedRunWalk(text, end: bytes.count, findsPercent: false)
         while let run = runs.next(from: position) {
-          if run.kind == .base64 && looksDecodable(text, run) {
-            stop(
-              "a compressed payload in the text is nested more than \(limits.maxDepth) deep (DecodingLimits.maxDepth)"
-            )
+          if run.kind == .base64 && looksDecodable(text, run)
+            && holdsPayload(text, count: bytes.count, run: run)
+          {
+            stop(Self.tooDeep(limits.maxDepth))
             return
           }
           position = run.range.upperBound
