@@ -10,8 +10,8 @@ enum ScanCommand {
       percent/form/double-percent, JSON and HTML escapes, base64 and base64url at any alignment, hex, \
       UTF-16, SHA-256/SHA-1/MD5 digests (hex and base64), and fragments of N or more bytes. It also \
       decodes what the text shows (Foundation's Data descriptions, hex dumps, byte lists, \
-      percent-encoded text, gzip, zlib, raw deflate, zip, bzip2 or Apple's LZ4 in base64 or shown \
-      as hex, also wrapped into lines) and searches the decoded bytes again; base64 of xz, zstd or another \
+      percent-encoded text, bytes printed with \\x escapes, gzip, zlib, raw deflate, zip, bzip2 or \
+      Apple's LZ4 in base64 or shown as hex, also wrapped into lines) and searches the decoded bytes again; base64 of xz, zstd or another \
       format it does not open makes the scan inconclusive.
 
       With --baseline, findings the baseline accepts are reported on standard error as baselined and \

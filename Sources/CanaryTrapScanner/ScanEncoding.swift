@@ -79,6 +79,9 @@ package enum ScanEncoding: String, Sendable, CaseIterable, Hashable {
   /// Bytes a log printed as a hex dump of offsets, hex groups and text, as `xxd`, `hexdump -C`,
   /// `od` and SwiftNIO's `hexDump(format: .detailed)` write one, its lines read as one run of bytes.
   case hexDump = "hex-dump"
+  /// Bytes a log printed with backslash escapes, `b'\x1f\x8b\x08…'`, as Python, Rust, Go, Ruby
+  /// and nginx print them (decoded from the log, not searched forward).
+  case hexEscaped = "hex-escaped"
 }
 
 extension ScanEncoding {
@@ -121,6 +124,7 @@ extension ScanEncoding {
     case .lz4: 33
     case .lzfse: 34
     case .hexDump: 35
+    case .hexEscaped: 36
     }
   }
 
@@ -129,7 +133,9 @@ extension ScanEncoding {
   /// compressed streams.
   var isDecodedOnly: Bool {
     switch self {
-    case .nsdataHex, .byteList, .hexByteList, .hexDump, .gzip, .zlib, .deflate, .zip, .bzip2, .lz4, .lzfse:
+    case .nsdataHex, .byteList, .hexByteList, .hexDump, .hexEscaped, .gzip, .zlib, .deflate, .zip, .bzip2,
+      .lz4,
+      .lzfse:
       true
     default: false
     }

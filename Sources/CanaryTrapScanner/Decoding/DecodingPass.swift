@@ -1,5 +1,5 @@
 /// The scanner's other direction: decodes what the text shows (hex groups, hex dumps, byte lists,
-/// base64 of compressed payloads, percent-encoded text), searches the decoded bytes with the same
+/// base64 of compressed payloads, percent-encoded text, backslash escapes), searches the decoded bytes with the same
 /// matcher, and decodes what they show in turn, to ``DecodingLimits/maxDepth``.
 ///
 /// A match in decoded bytes is placed on the text it was decoded from (the exact characters of a
@@ -41,6 +41,7 @@ final class DecodingPass {
     decoders.hexDumps = enabled.contains(.hexDump)
     if !enabled.isDisjoint(with: ScanEncoding.compressedPayloads) { decoders.base64Runs = Base64RunDecoder() }
     if enabled.contains(.percent) { decoders.percentRuns = PercentRunDecoder() }
+    if enabled.contains(.hexEscaped) { decoders.escapedRuns = EscapedBytesDecoder() }
     guard decoders.readsAnyRun else { return nil }
     self.matcher = matcher
     numbering = ChainNumbering(matcher: matcher)

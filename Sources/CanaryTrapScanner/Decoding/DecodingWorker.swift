@@ -92,8 +92,8 @@ final class DecodingWorker {
     var position = from
     var joinedThrough = from
     var runs = EncodedRunWalk(
-      text, end: end, findsPercent: decoders.percentRuns != nil, final: limit == end ? final : true,
-      maxRun: maxRun)
+      text, end: end, findsPercent: decoders.percentRuns != nil, findsEscaped: decoders.escapedRuns != nil,
+      final: limit == end ? final : true, maxRun: maxRun)
     while let run = runs.next(from: position) {
       let runFrom = position
       if run.range.upperBound == end && !final && limit == end {
@@ -111,7 +111,7 @@ final class DecodingWorker {
       // for a run: the run continuing it on the next line is the first found, and the lines
       // are joined from the piece before it (before that run is read as a dump line: a line of
       // hex groups starting with a short number, `6163 65223a22 …`, may read as one).
-      if joinsWrappedLines, run.kind != .percent, !run.isHex || run.kind == .numeric,
+      if joinsWrappedLines, run.kind == .base64 && !run.isHex || run.kind == .numeric,
         let lineFeed = Self.lineFeed(before: run.range.lowerBound, after: runFrom, in: text),
         let piece = Self.shortPiece(
           before: run, lineFeed: lineFeed, after: runFrom, in: text, classes: runClasses)
@@ -432,6 +432,9 @@ final class DecodingWorker {
     case .percent:
       return EncodedRun.nextPercent(in: text, from: run.range.lowerBound, lower: 0, end: run.range.upperBound)
         != nil
+    case .escaped:
+      return EncodedRun.nextEscaped(in: text, from: run.range.lowerBound, lower: 0, end: run.range.upperBound)
+        != nil
     }
   }
 
@@ -507,7 +510,9 @@ final class DecodingWorker {
       var outer = inner
       outer.decoded = true
       outer.chain = compose(inner.chain, steps, elided: piece.elided)
-      if piece.step == .percent || piece.step == .form, Self.isUnchanged(inner, by: piece, in: text) {
+      if piece.step == .percent || piece.step == .form || piece.step == .hexEscaped,
+        Self.isUnchanged(inner, by: piece, in: text)
+      {
         // No escape inside the match: the text holds these very bytes. The main pass finds a
         // literal there (and would win the tie); what was decoded further is named without
         // the step.
@@ -552,7 +557,9 @@ final class DecodingWorker {
         }
         return
       }
-      var runs = EncodedRunWalk(text, end: bytes.count, findsPercent: decoders.percentRuns != nil)
+      var runs = EncodedRunWalk(
+        text, end: bytes.count, findsPercent: decoders.percentRuns != nil,
+        findsEscaped: decoders.escapedRuns != nil)
       while let run = runs.next(from: position) {
         found += decode(text, count: bytes.count, run: run, depth: depth)
         position = run.range.upperBound

@@ -18,6 +18,9 @@ struct EncodedRun {
     /// The characters of a URL around at least one `%XX` escape: a percent-encoded query string,
     /// path or form body (``nextPercent(in:from:lower:end:)``).
     case percent
+    /// Printable text around at least one `\xHH` escape: bytes as Python, Go, Rust, Ruby or nginx
+    /// print them (``nextEscaped(in:from:lower:end:)``).
+    case escaped
   }
 
   /// The run's bytes in the text searched.
@@ -221,53 +224,90 @@ extension EncodedRun {
   }
 }
 
-/// The runs of a stretch of text in order: the class runs of ``EncodedRun/next(in:from:lower:end:)``
-/// and, when `findsPercent`, the percent runs, merged. A run found inside an earlier one is read
-/// when that one is decoded; the next percent run is remembered, so `%` is looked for once.
+/// The runs of a text in order: the class runs (``EncodedRun/next(in:from:lower:end:)``) and,
+/// when asked, the percent runs and the escaped runs, merged. A run found inside an earlier one
+/// is read when that one is decoded; the next run of each searched kind is remembered, so `%`
+/// and `\` are looked for once.
 ///
-/// When the text goes on past `end` (not `final`), the URL bytes touching `end` shorter than
-/// `maxRun` are a percent run too, even before an escape: its first escape may be in the next
-/// buffer, so the caller keeps it whole for then, as it keeps any run still going at `end`. A
-/// longer stretch without an escape is left to the class runs in it (base64 too long to decode
-/// must still be seen as such).
+/// When the text goes on past `end` (not `final`), the URL bytes (or printable bytes) touching
+/// `end` shorter than `maxRun` are a percent (or escaped) run too, even before an escape: its
+/// first escape may be in the next buffer, so the caller keeps it whole for then, as it keeps
+/// any run still going at `end`. A longer stretch without an escape is left to the class runs
+/// in it (base64 too long to decode must still be seen as such).
 struct EncodedRunWalk {
   let text: UnsafePointer<UInt8>
   let end: Int
-  let findsPercent: Bool
   let final: Bool
   let maxRun: Int
-  /// The next percent run, as last found.
-  private var percent: EncodedRun?
-  /// Whether the text holds no percent run past the last one found.
-  private var percentDone = false
+  private var percent: SearchedRuns
+  private var escaped: SearchedRuns
 
-  init(_ text: UnsafePointer<UInt8>, end: Int, findsPercent: Bool, final: Bool = true, maxRun: Int = .max) {
+  init(
+    _ text: UnsafePointer<UInt8>, end: Int, findsPercent: Bool, findsEscaped: Bool = false,
+    final: Bool = true,
+    maxRun: Int = .max
+  ) {
     self.text = text
     self.end = end
-    self.findsPercent = findsPercent
     self.final = final
     self.maxRun = maxRun
+    percent = SearchedRuns(kind: .percent, isDone: !findsPercent)
+    escaped = SearchedRuns(kind: .escaped, isDone: !findsEscaped)
   }
 
-  /// The first run starting at or after `position` (a percent run may reach back before its
-  /// escape, to `position` at most).
+  /// The first run starting at or after `position` (a percent or escaped run may reach back
+  /// before its escape, to `position` at most).
   mutating func next(from position: Int) -> EncodedRun? {
-    let classRun = EncodedRun.next(in: text, from: position, lower: position, end: end)
-    guard findsPercent, !percentDone else { return classRun }
-    if percent == nil || percent!.range.lowerBound < position {
-      percent =
-        EncodedRun.nextPercent(in: text, from: position, lower: position, end: end) ?? tail(from: position)
-      if percent == nil { percentDone = true }
+    var first = EncodedRun.next(in: text, from: position, lower: position, end: end)
+    // A searched run starting where a class run does holds it: it is read first.
+    if let run = percent.next(from: position, in: text, end: end, final: final, maxRun: maxRun) {
+      if first.map({ run.range.lowerBound <= $0.range.lowerBound }) ?? true { first = run }
     }
-    guard let percent else { return classRun }
-    guard let classRun, classRun.range.lowerBound < percent.range.lowerBound else { return percent }
-    return classRun
+    if let run = escaped.next(from: position, in: text, end: end, final: final, maxRun: maxRun) {
+      if first.map({ run.range.lowerBound <= $0.range.lowerBound }) ?? true { first = run }
+    }
+    return first
+  }
+}
+
+/// The runs of one kind a search of its own finds (percent or escaped runs), the next one kept
+/// until the walk passes it.
+private struct SearchedRuns {
+  let kind: EncodedRun.Kind
+  /// Whether the text holds no such run past the last one found.
+  var isDone: Bool
+  /// The next run, as last found.
+  private var run: EncodedRun?
+
+  init(kind: EncodedRun.Kind, isDone: Bool) {
+    self.kind = kind
+    self.isDone = isDone
   }
 
-  /// The URL bytes touching `end` after `position`, when the text goes on past `end` and they
-  /// are shorter than `maxRun`.
-  private func tail(from position: Int) -> EncodedRun? {
-    guard !final else { return nil }
+  mutating func next(from position: Int, in text: UnsafePointer<UInt8>, end: Int, final: Bool, maxRun: Int)
+    -> EncodedRun?
+  {
+    guard !isDone else { return nil }
+    if run == nil || run!.range.lowerBound < position {
+      switch kind {
+      case .escaped:
+        run =
+          EncodedRun.nextEscaped(in: text, from: position, lower: position, end: end)
+          ?? (final ? nil : EncodedRun.escapedTail(in: text, from: position, end: end, maxRun: maxRun))
+      default:
+        run =
+          EncodedRun.nextPercent(in: text, from: position, lower: position, end: end)
+          ?? (final ? nil : Self.percentTail(in: text, from: position, end: end, maxRun: maxRun))
+      }
+      if run == nil { isDone = true }
+    }
+    return run
+  }
+
+  /// The URL bytes touching `end` after `position`, when they are shorter than `maxRun`.
+  private static func percentTail(in text: UnsafePointer<UInt8>, from position: Int, end: Int, maxRun: Int)
+    -> EncodedRun?
+  {
     var start = end
     while start > max(position, end - maxRun) && EncodedRun.urlBytes[Int(text[start - 1])] { start -= 1 }
     guard start < end, end - start < maxRun, start == position || !EncodedRun.urlBytes[Int(text[start - 1])]

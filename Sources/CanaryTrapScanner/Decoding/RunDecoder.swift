@@ -1,5 +1,5 @@
 /// Reads the bytes a rendering shows out of a run of text: one decoder per rendering (hex groups,
-/// byte lists, base64 of a compressed payload, percent-encoded text).
+/// byte lists, base64 of a compressed payload, percent-encoded text, backslash escapes).
 protocol RunDecoder {
   /// The runs this decoder reads.
   var kind: EncodedRun.Kind { get }
@@ -15,6 +15,7 @@ struct RunDecoders {
   var byteLists: ByteListDecoder?
   var base64Runs: Base64RunDecoder?
   var percentRuns: PercentRunDecoder?
+  var escapedRuns: EscapedBytesDecoder?
   /// Whether a numeric run starting a hex dump's lines is read with them (``HexDump``).
   var hexDumps = false
 
@@ -22,7 +23,7 @@ struct RunDecoders {
   var readsNumericRuns: Bool { hexGroups != nil || byteLists != nil || hexDumps }
 
   /// Whether any decoder reads any run.
-  var readsAnyRun: Bool { readsNumericRuns || base64Runs != nil || percentRuns != nil }
+  var readsAnyRun: Bool { readsNumericRuns || base64Runs != nil || percentRuns != nil || escapedRuns != nil }
 
   /// Appends every piece the decoders of `run`'s kind read.
   func decode(_ text: UnsafePointer<UInt8>, count: Int, run: EncodedRun, into pieces: inout [DecodedPiece]) {
@@ -44,6 +45,8 @@ struct RunDecoders {
       base64Runs?.decode(text, count: count, run: run.range, into: &pieces)
     case .percent:
       percentRuns?.decode(text, count: count, run: run.range, into: &pieces)
+    case .escaped:
+      escapedRuns?.decode(text, count: count, run: run.range, into: &pieces)
     }
   }
 }

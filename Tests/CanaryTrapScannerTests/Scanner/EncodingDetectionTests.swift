@@ -192,9 +192,9 @@ import Testing
 
   @Test func everyEncodingHasATest() {
     // Keep this list in step with ScanEncoding: a new case needs a detection test above (the
-    // eleven renderings only decoding finds, nsdata-hex to hex-dump, are tested in
-    // DecodingPassTests, HeaderedPayloadTests and HexDumpTests; lzfse only where the Compression
-    // framework opens it).
-    #expect(ScanEncoding.allCases.count == 36)
+    // twelve renderings only decoding finds, nsdata-hex to hex-escaped, are tested in
+    // DecodingPassTests, HeaderedPayloadTests, HexDumpTests and HexEscapedTests; lzfse only where
+    // the Compression framework opens it).
+    #expect(ScanEncoding.allCases.count == 37)
   }
 }
