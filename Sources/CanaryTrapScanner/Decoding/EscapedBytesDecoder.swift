@@ -10,12 +10,18 @@ struct EscapedBytesDecoder: RunDecoder {
   var kind: EncodedRun.Kind { .escaped }
 
   func decode(_ text: UnsafePointer<UInt8>, count: Int, run: Range<Int>, into pieces: inout [DecodedPiece]) {
-    var piece = DecodedPiece(bytes: [], span: run, step: .hexEscaped)
+    // The run starts with the literal's opening, `b'` or a quote: its bytes start after it.
+    var index = run.lowerBound
+    if text[index] == UInt8(ascii: "b"), index + 1 < run.upperBound, Self.isQuote(text[index + 1]) {
+      index += 2
+    } else if Self.isQuote(text[index]) {
+      index += 1
+    }
+    var piece = DecodedPiece(bytes: [], span: index..<run.upperBound, step: .hexEscaped)
     piece.bytes.reserveCapacity(run.count)
     piece.starts.reserveCapacity(run.count)
     piece.ends.reserveCapacity(run.count)
     var firstEscape: Int?
-    var index = run.lowerBound
     while index < run.upperBound {
       piece.starts.append(Int32(index))
       if text[index] == 0x5C, index + 1 < run.upperBound,
@@ -42,6 +48,9 @@ struct EscapedBytesDecoder: RunDecoder {
     payload.compressed = true
     pieces.append(payload)
   }
+
+  @inline(__always)
+  private static func isQuote(_ byte: UInt8) -> Bool { byte == 0x22 || byte == 0x27 }
 
   /// Whether a byte ends what stands before a payload: a key's `=` or `:`, a blank, a quote.
   @inline(__always)

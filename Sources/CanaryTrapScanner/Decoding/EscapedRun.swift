@@ -33,18 +33,29 @@ extension EncodedRun {
     return nil
   }
 
-  /// Where the run holding the escape at `escape` starts: after the quote that opened it (an
-  /// unescaped `'` or `"`, which it then ends at), or ``escapedReach`` printable bytes back.
+  /// Where the run holding the escape at `escape` starts: at the quote that opened it (and its
+  /// `b`), which it then ends at, or ``escapedReach`` printable bytes back; a run starts with its
+  /// opening, so that the next buffer's pass, resuming there, reads it again. The quote is that of a bytes
+  /// literal (`b'` or `b"`, as Python and Rust print one, whose other quote is plain text: JSON's
+  /// `"` inside `b'…'`), else the nearest unescaped `'` or `"` (nginx and Go escape their own).
   private static func escapedRunStart(in text: UnsafePointer<UInt8>, escape: Int, lower: Int) -> (
     start: Int, quote: UInt8?
   ) {
     var start = escape
+    var nearest: (start: Int, quote: UInt8)?
     while start > max(lower, escape - escapedReach), isPrintable(text[start - 1]) {
       let byte = text[start - 1]
-      if byte == 0x22 || byte == 0x27, !isEscaped(text, at: start - 1, lower: lower) { return (start, byte) }
+      if byte == 0x22 || byte == 0x27, !isEscaped(text, at: start - 1, lower: lower) {
+        if start - 2 >= lower, text[start - 2] == UInt8(ascii: "b"),
+          start - 3 < lower || !TextEscapes.isAlphanumeric(text[start - 3])
+        {
+          return (start - 2, byte)
+        }
+        if nearest == nil { nearest = (start - 1, byte) }
+      }
       start -= 1
     }
-    return (start, nil)
+    return nearest ?? (start, nil)
   }
 
   /// Whether the byte at `index` follows an odd number of backslashes (after `lower`).
@@ -75,18 +86,15 @@ extension EncodedRun {
     return min(index, end)
   }
 
-  /// The printable bytes touching `end` after `position`, when shorter than `maxRun`: an
-  /// escaped run whose first escape may be past `end`, kept whole for the next buffer.
+  /// The printable bytes touching `end` after `position`, up to ``escapedReach`` (and under
+  /// `maxRun`): where an escaped run whose first escape is past `end` may start, kept for the
+  /// next buffer.
   static func escapedTail(in text: UnsafePointer<UInt8>, from position: Int, end: Int, maxRun: Int)
     -> EncodedRun?
   {
     var start = end
-    let limit = max(position, end - min(maxRun, escapedReach))
-    while start > limit, isPrintable(text[start - 1]) {
-      let byte = text[start - 1]
-      if byte == 0x22 || byte == 0x27 { break }
-      start -= 1
-    }
+    let limit = max(position, end - min(maxRun - 1, escapedReach))
+    while start > limit, isPrintable(text[start - 1]) { start -= 1 }
     guard start < end else { return nil }
     return EncodedRun(range: start..<end, kind: .escaped)
   }

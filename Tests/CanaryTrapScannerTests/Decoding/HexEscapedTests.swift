@@ -69,6 +69,39 @@ import Testing
     #expect(names(findings, canaries[0]) == [chain], "\(shown)")
   }
 
+  /// Two payloads on one line are two runs, each closed by its quote: the second is opened too.
+  @Test func twoPayloadsOnOneLineAreBothOpened() throws {
+    let (data, canaries) = body()
+    let token = try JSONSerialization.data(withJSONObject: ["token": canaries[0].value])
+    let line =
+      "(lambda a, b: b'request=' + repr(gzip.compress(a)).encode() + b' response='"
+      + " + repr(zlib.compress(b)).encode() + b' in 12 ms')(*d.split(b'\\n'))"
+    guard let shown = try DecodedRenderings.python(line, token + Data("\n".utf8) + data) else { return }
+    let (findings, _) = scan("\(shown)\n", canaries)
+    #expect(
+      names(findings, canaries[0]).sorted() == ["gzip → hex-escaped", "zlib → hex-escaped"], "\(shown)")
+    #expect(names(findings, canaries[1]) == ["json-escaped → zlib → hex-escaped"], "\(shown)")
+  }
+
+  /// Python's `repr` of a JSON body holding one non-ASCII character, after the password: the run
+  /// is the whole bytes literal (`b'…'`, whose `"` are the JSON's own), so the password's `\/`,
+  /// which `repr` writes `\\/`, is read as JSON-escaped, in whichever buffers the line falls.
+  @Test func aBytesLiteralIsReadWholeAcrossBuffers() throws {
+    let password = Canary(value: generator.makeValue(.password), location: .custom("password"))
+    let object = ["password": password.value, "user": "José"]
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    guard let shown = try DecodedRenderings.python("repr(d).encode()", data) else { return }
+    let (whole, _) = scan("DEBUG body=" + shown + "\n", [password])
+    #expect(whole.map(\.encoding) == ["json-escaped → hex-escaped"], "\(shown)")
+    for (findings, fill) in Self.scansAcrossTheFirstBuffersEnd("DEBUG body=" + shown + " sent", [password]) {
+      // Where the buffer ends inside the literal's last escapes, the main pass has reported the
+      // value's raw head as a fragment before the next buffer's pass reads the run: both stand.
+      let names = findings.map(\.encoding)
+      #expect(names.contains("json-escaped → hex-escaped"), "line at \(fill): \(names)")
+      #expect(Set(names).isSubset(of: ["json-escaped → hex-escaped", "fragment"]), "line at \(fill)")
+    }
+  }
+
   /// A body in UTF-16, printed as bytes: every other byte a `\x00`.
   @Test func aUTF16BodyPrintedAsPythonBytesIsRead() throws {
     let (data, canaries) = body()
@@ -116,15 +149,18 @@ import Testing
   @Test func aPayloadAcrossEveryBufferBoundaryIsFoundOnce() throws {
     let (data, canaries) = body()
     guard let shown = try DecodedRenderings.python(Self.payloads[1].expression, data) else { return }
-    let head = String(repeating: "filler line\n", count: 100) + "upload body="
-    let text = Array((head + shown + " sent\nlast\n").utf8)
-    let scanner = LeakScanner(canaries: [canaries[0]], options: ScanOptions(), chunkSize: 1024)
-    for split in stride(from: head.utf8.count - 300, to: head.utf8.count + shown.utf8.count + 8, by: 7) {
-      let stream = scanner.makeStream(source: "s")
-      stream.feed(text[..<split])
-      stream.feed(text[split...])
-      let findings = stream.finish()
-      #expect(findings.map(\.encoding) == ["zlib → hex-escaped"], "split at \(split)")
+    for (findings, fill) in Self.scansAcrossTheFirstBuffersEnd("upload body=\(shown) sent", [canaries[0]]) {
+      #expect(findings.map(\.encoding) == ["zlib → hex-escaped"], "line at \(fill)")
+    }
+  }
+
+  /// Scans of `line` after filler of every length (in steps of 7) that puts the end of a
+  /// scanner's first buffer (1,024 bytes and the overlap) anywhere in it, with their filler's length.
+  static func scansAcrossTheFirstBuffersEnd(_ line: String, _ canaries: [Canary]) -> [([LeakFinding], Int)] {
+    let scanner = LeakScanner(canaries: canaries, options: ScanOptions(), chunkSize: 1024)
+    return stride(from: 1200, through: 3600, by: 7).map { fill in
+      let text = String(repeating: "z", count: fill) + "\n" + line + "\nlast\n"
+      return (scanner.scan(.bytes(Data(text.utf8), name: "app.log")).0, fill)
     }
   }
 
