@@ -35,9 +35,10 @@ extension EncodedRun {
 
   /// Where the run holding the escape at `escape` starts: at the quote that opened it (and its
   /// `b`), which it then ends at, or ``escapedReach`` printable bytes back; a run starts with its
-  /// opening, so that the next buffer's pass, resuming there, reads it again. The quote is that of a bytes
-  /// literal (`b'` or `b"`, as Python and Rust print one, whose other quote is plain text: JSON's
-  /// `"` inside `b'…'`), else the nearest unescaped `'` or `"` (nginx and Go escape their own).
+  /// opening, so that the next buffer's pass, resuming there, reads it again. The quote is that
+  /// of a bytes literal (`b'` or `b"`, as Python and Rust print one, whose other quote is plain
+  /// text: JSON's `"` inside `b'…'`), else the nearest unescaped `'` or `"` (nginx and Go escape
+  /// their own).
   private static func escapedRunStart(in text: UnsafePointer<UInt8>, escape: Int, lower: Int) -> (
     start: Int, quote: UInt8?
   ) {
